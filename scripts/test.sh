@@ -1,0 +1,70 @@
+#!/bin/sh
+# Quick start, second command: install what is missing, build (normal and
+# ASan+UBSan) and run every test: unit tests and fuzz corpus replays (meson),
+# then the integration tests on the real kernel, for both builds.
+# Ends with one line "tests: N passed, N failed, N skipped".
+set -u
+cd "$(dirname "$0")/.."
+sh scripts/deps.sh || exit 1
+sh scripts/build.sh --asan || { echo "build failed" >&2; exit 1; }
+pass=0 fail=0 skip=0
+failed_names=""
+
+count_meson() {   # $1 = build dir
+  log="$1/meson-logs/testlog.json"
+  [ -f "$log" ] || return
+  eval "$(python3 - "$log" <<'PY'
+import json, sys
+p = f = s = 0
+names = []
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    res = r.get("result")
+    if res in ("OK", "EXPECTEDFAIL"):
+        p += 1
+    elif res == "SKIP":
+        s += 1
+    else:
+        f += 1
+        names.append(r.get("name", "?"))
+print(f"mp={p} mf={f} ms={s} mnames='{' '.join(names)}'")
+PY
+)"
+  pass=$((pass + mp)); fail=$((fail + mf)); skip=$((skip + ms))
+  [ -n "$mnames" ] && failed_names="$failed_names $mnames($1)"
+}
+
+for b in build build-asan; do
+  echo "=== unit tests ($b)"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    meson test -C "$b" --suite unit --print-errorlogs --num-processes 2 | grep -E '^ *[0-9]+/[0-9]+ |^Ok:|^Fail:|^Skipped:'
+  count_meson "$b"
+done
+
+for b in build build-asan; do
+  echo "=== integration tests ($b)"
+  for t in tests/integration/test_*.sh; do
+    [ -f "$t" ] || continue
+    name=$(basename "$t" .sh)
+    start=$(date +%s)
+    BPFPERF="$PWD/$b/bpfperf" BUILD="$PWD/$b" SRC="$PWD" \
+      ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+      timeout 600 sh "$t" > "/tmp/bpfperf-$name-$$.log" 2>&1
+    rc=$?
+    secs=$(( $(date +%s) - start ))
+    if [ $rc -eq 0 ]; then
+      pass=$((pass + 1)); echo "PASS  $name (${secs}s)"
+    elif [ $rc -eq 77 ]; then
+      skip=$((skip + 1)); echo "SKIP  $name: $(grep -m1 '^SKIP' "/tmp/bpfperf-$name-$$.log" || echo 'no reason given')"
+    else
+      fail=$((fail + 1)); failed_names="$failed_names $name($b)"
+      echo "FAIL  $name (exit $rc, ${secs}s); its output:"; sed 's/^/    /' "/tmp/bpfperf-$name-$$.log" | tail -40
+    fi
+    rm -f "/tmp/bpfperf-$name-$$.log"
+  done
+done
+
+[ -n "$failed_names" ] && echo "failed:$failed_names"
+[ "$skip" -gt 0 ] && echo "WARNING: $skip test(s) skipped; see the SKIP lines above"
+echo "tests: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "cmds.h"
+#include "log.h"
+
+int cmd_trace(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	pr_err("'trace' is not built yet");
+	return 1;
+}

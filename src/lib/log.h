@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* One logging module for the whole tool: levels selected with -v, libbpf's
+ * output routed through it, and one shape for error messages:
+ *   "<prog>: error: <what failed>: <why>; <what to do>" */
+#ifndef BPFPERF_LOG_H
+#define BPFPERF_LOG_H
+
+#include <stdbool.h>
+
+enum log_level {
+	LOG_ERROR = 0,
+	LOG_WARN = 1,
+	LOG_INFO = 2,	/* -v */
+	LOG_DEBUG = 3,	/* -vv; -vvv also shows libbpf's debug output */
+};
+
+/* Name printed before every message, e.g. "bpfperf record". */
+void log_set_prog(const char *prog);
+/* Verbosity: 0 = errors and warnings, 1 = info, 2 = debug, 3 = libbpf debug.
+ * Negative (-q) keeps errors only. */
+void log_set_verbosity(int v);
+int log_verbosity(void);
+/* Route libbpf's messages through this module (warnings as warnings, debug at -vvv). */
+void log_install_libbpf(void);
+
+void log_msg(enum log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Print a warning only once per call site. */
+#define pr_warn_once(...) do { static bool __done; if (!__done) { __done = true; pr_warn(__VA_ARGS__); } } while (0)
+
+#define pr_err(...)   log_msg(LOG_ERROR, __VA_ARGS__)
+#define pr_warn(...)  log_msg(LOG_WARN, __VA_ARGS__)
+#define pr_info(...)  log_msg(LOG_INFO, __VA_ARGS__)
+#define pr_debug(...) log_msg(LOG_DEBUG, __VA_ARGS__)
+
+/* Text for a negative errno returned by a library call (libbpf, perf_event_open, ...). */
+const char *log_strerr(int err);
+
+#endif

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "util.h"
+#include "log.h"
+
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static void oom(size_t size)
+{
+	pr_err("out of memory allocating %zu bytes; free memory or record less data", size);
+	exit(1);
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+	if (!p)
+		oom(size);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		oom(n * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t size)
+{
+	void *q = realloc(p, size ? size : 1);
+	if (!q)
+		oom(size);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s ? s : "");
+	if (!p)
+		oom(strlen(s));
+	return p;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+	if (!p)
+		oom(n);
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		oom(strlen(fmt));
+	va_end(ap);
+	return s;
+}
+
+void grow_array(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return;
+	size_t n = *cap ? *cap : 16;
+	while (n < need)
+		n *= 2;
+	*arr = xrealloc(*arr, n * elem);
+	memset((char *)*arr + *cap * elem, 0, (n - *cap) * elem);
+	*cap = n;
+}
+
+void sb_append_len(struct strbuf *sb, const char *s, size_t n)
+{
+	if (sb->len + n + 1 > sb->cap) {
+		size_t c = sb->cap ? sb->cap : 64;
+		while (c < sb->len + n + 1)
+			c *= 2;
+		sb->buf = xrealloc(sb->buf, c);
+		sb->cap = c;
+	}
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void sb_append(struct strbuf *sb, const char *s)
+{
+	sb_append_len(sb, s, strlen(s));
+}
+
+void sb_printf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	char tmp[512];
+	va_start(ap, fmt);
+	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof(tmp)) {
+		sb_append_len(sb, tmp, (size_t)n);
+		return;
+	}
+	char *big = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	sb_append_len(sb, big, (size_t)n);
+	free(big);
+}
+
+void sb_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+void sb_free(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	size_t cap = 4096, n = 0;
+	char *buf = xmalloc(cap);
+	for (;;) {
+		if (n + 1 >= cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		ssize_t r = read(fd, buf + n, cap - n - 1);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			free(buf);
+			close(fd);
+			errno = e;
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+int parse_cpu_list(const char *s, bool *mask, int nr_cpus)
+{
+	const char *p = s;
+	if (!s || !*s)
+		return -EINVAL;
+	while (*p) {
+		char *end;
+		errno = 0;
+		long a = strtol(p, &end, 10);
+		if (end == p || errno || a < 0)
+			return -EINVAL;
+		long b = a;
+		p = end;
+		if (*p == '-') {
+			p++;
+			b = strtol(p, &end, 10);
+			if (end == p || errno || b < a)
+				return -EINVAL;
+			p = end;
+		}
+		if (b >= nr_cpus)
+			return -ERANGE;
+		for (long i = a; i <= b; i++)
+			mask[i] = true;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int cpu_count_possible(void)
+{
+	int n = libbpf_num_possible_cpus();
+	return n > 0 ? n : 1;
+}
+
+bool *cpu_online_mask(void)
+{
+	int n = cpu_count_possible();
+	bool *mask = xcalloc((size_t)n, sizeof(bool));
+	char *s = read_file("/sys/devices/system/cpu/online", NULL);
+	if (!s || parse_cpu_list(strtok(s, "\n"), mask, n) < 0) {
+		for (int i = 0; i < n; i++)
+			mask[i] = true;
+	}
+	free(s);
+	return mask;
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+uint64_t hash_u64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	x ^= x >> 33;
+	return x;
+}
+
+bool parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	if (!s || !*s || *s == '-')
+		return false;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool parse_double(const char *s, double *out)
+{
+	char *end;
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || *end || v != v)
+		return false;
+	*out = v;
+	return true;
+}

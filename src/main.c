@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* bpfperf: command table and global flags. Everything else lives in
+ * src/cmd/<command>.c (options, orchestration) and src/lib/ (the library). */
+#include "cmd/cmds.h"
+#include "log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "record", cmd_record, "Profile a command or the system into perf.data" },
+	{ "report", cmd_report, "Read perf.data (ours or perf's) and show the profile" },
+	{ "run",    cmd_run,    "Load a BPF object, attach by section, stream events, dump maps" },
+	{ "trace",  cmd_trace,  "strace-like syscall tracing and summaries with BPF" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: bpfperf [-v...] [--version] [--help] COMMAND [ARGS]\n\n"
+		   "Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nSee 'bpfperf COMMAND --help' and docs/bpfperf-COMMAND.md.\n");
+}
+
+int main(int argc, char **argv)
+{
+	int verbose = 0;
+	int i = 1;
+
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--version")) {
+			printf("bpfperf %s\n", BPFPERF_VERSION);
+			return 0;
+		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			verbose = -1;
+		} else if (a[1] == 'v' && strspn(a + 1, "v") == strlen(a + 1)) {
+			verbose += (int)strlen(a + 1);
+		} else if (!strcmp(a, "--verbose")) {
+			verbose++;
+		} else {
+			log_set_verbosity(verbose);
+			pr_err("unknown option '%s'; see 'bpfperf --help'", a);
+			return 2;
+		}
+	}
+	log_set_verbosity(verbose);
+	log_install_libbpf();
+	if (i >= argc) {
+		usage(stderr);
+		return 2;
+	}
+
+	/* Exact name first, then an unambiguous prefix (like bpftool). */
+	const struct command *found = NULL;
+	int matches = 0;
+	size_t n = strlen(argv[i]);
+	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
+		if (!strcmp(commands[c].name, argv[i])) {
+			found = &commands[c];
+			matches = 1;
+			break;
+		}
+		if (!strncmp(commands[c].name, argv[i], n)) {
+			found = &commands[c];
+			matches++;
+		}
+	}
+	if (!found || matches > 1) {
+		pr_err("%s command '%s'; run 'bpfperf --help' for the list",
+		       matches > 1 ? "ambiguous" : "unknown", argv[i]);
+		return 2;
+	}
+	static char prog[64];
+	snprintf(prog, sizeof(prog), "bpfperf %s", found->name);
+	log_set_prog(prog);
+	return found->fn(argc - i, argv + i);
+}

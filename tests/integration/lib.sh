@@ -1,0 +1,29 @@
+# Shared helpers for integration tests (sourced). Each test_*.sh runs on the
+# real kernel as root; exit 0 = pass, 77 = skip (print "SKIP: reason" first),
+# anything else = fail. Environment: BPFPERF (binary), BUILD (build dir), SRC.
+set -u
+: "${SRC:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${BUILD:=$SRC/build}"
+: "${BPFPERF:=$BUILD/bpfperf}"
+DEMO="$BUILD/demo/bpfperf-demo"
+TMP=$(mktemp -d /tmp/bpfperf-test.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+skip() { echo "SKIP: $*"; exit 77; }
+fail() { echo "FAIL: $*"; exit 1; }
+ok() { echo "ok: $*"; }
+need_root() { [ "$(id -u)" = 0 ] || skip "needs root (CAP_BPF, CAP_PERFMON)"; }
+need_cmd() { command -v "$1" >/dev/null 2>&1 || skip "needs $1 (apt-get install ${2:-$1})"; }
+need_tracefs() {
+  [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+  [ -d /sys/kernel/tracing/events ] || skip "tracefs is not mounted and cannot be mounted"
+}
+# expect_fail DESCRIPTION PATTERN CMD...: CMD must exit non-zero and print PATTERN on stderr.
+expect_fail() {
+  desc=$1; pat=$2; shift 2
+  if "$@" >"$TMP/out" 2>"$TMP/err"; then fail "$desc: exited 0"; fi
+  rc=$?
+  [ $rc -ge 128 ] && { cat "$TMP/err"; fail "$desc: killed by signal $((rc - 128))"; }
+  grep -qiE "$pat" "$TMP/err" || { cat "$TMP/err"; fail "$desc: stderr lacks /$pat/"; }
+  ok "$desc"
+}

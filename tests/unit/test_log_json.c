@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "util.h"
+
+static char *render(void (*fn)(struct json_writer *), bool pretty)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct json_writer *jw = jw_new(f, pretty);
+	fn(jw);
+	jw_free(jw);
+	fclose(f);
+	return buf;
+}
+
+static void doc_nested(struct json_writer *jw)
+{
+	jw_start_object(jw);
+	jw_kv_uint(jw, "n", 3);
+	jw_key(jw, "a");
+	jw_start_array(jw);
+	jw_int(jw, -1);
+	jw_string(jw, "q\"\\\n\x01");
+	jw_start_object(jw);
+	jw_end_object(jw);
+	jw_bool(jw, true);
+	jw_null(jw);
+	jw_end_array(jw);
+	jw_kv_double(jw, "nan", 0.0 / 0.0);
+	jw_end_object(jw);
+}
+
+static void test_json_compact(void **state)
+{
+	(void)state;
+	char *s = render(doc_nested, false);
+	assert_string_equal(s, "{\"n\":3,\"a\":[-1,\"q\\\"\\\\\\n\\u0001\",{},true,null],\"nan\":null}\n");
+	free(s);
+}
+
+static void test_json_pretty(void **state)
+{
+	(void)state;
+	char *s = render(doc_nested, true);
+	assert_non_null(strstr(s, "{\n  \"n\": 3,\n  \"a\": [\n    -1,"));
+	free(s);
+}
+
+static void test_cpu_list(void **state)
+{
+	(void)state;
+	bool m[8] = { 0 };
+	assert_int_equal(parse_cpu_list("0-2,5", m, 8), 0);
+	assert_true(m[0] && m[1] && m[2] && !m[3] && !m[4] && m[5]);
+	assert_true(parse_cpu_list("9", m, 8) < 0);
+	assert_true(parse_cpu_list("3-1", m, 8) < 0);
+	assert_true(parse_cpu_list("x", m, 8) < 0);
+	assert_true(parse_cpu_list("", m, 8) < 0);
+}
+
+static void test_strbuf(void **state)
+{
+	(void)state;
+	struct strbuf sb = { 0 };
+	for (int i = 0; i < 1000; i++)
+		sb_printf(&sb, "%d,", i);
+	assert_int_equal(sb.len, strlen(sb.buf));
+	assert_memory_equal(sb.buf, "0,1,2,", 6);
+	sb_free(&sb);
+}
+
+static void test_parse_numbers(void **state)
+{
+	(void)state;
+	uint64_t v;
+	double d;
+	assert_true(parse_u64("0x10", &v) && v == 16);
+	assert_false(parse_u64("-1", &v));
+	assert_false(parse_u64("12abc", &v));
+	assert_true(parse_double("2.5", &d) && d == 2.5);
+	assert_false(parse_double("nan", &d));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_compact),
+		cmocka_unit_test(test_json_pretty),
+		cmocka_unit_test(test_cpu_list),
+		cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_parse_numbers),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
