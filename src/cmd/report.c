@@ -1,11 +1,427 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* bpfperf report: read a perf.data file (ours or perf's), symbolize in
+ * process and print the profile as perf does, or as JSON, folded stacks or a
+ * flame graph. */
 #include "cmds.h"
+#include "hist/hist.h"
 #include "log.h"
+#include "out/out.h"
+#include "perfdata/bpf_info.h"
+#include "perfdata/reader.h"
+#include "sym/machine.h"
+#include "util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+struct report {
+	const char *input;
+	const char *sort;
+	int children;		/* -1 = default (children when callchains exist) */
+	int callgraph;		/* -1 = default (when callchains exist) */
+	double percent_limit;
+	bool json, folded;
+	const char *flamegraph;
+	const char *output;
+	bool no_demangle;
+
+	struct machine *m;
+	struct hist *h;
+	struct hist_frame *frames;
+	size_t frames_cap;
+	uint64_t lost, samples, nonsample_events;
+	const struct pd_event *sample_event;
+	bool bad;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: bpfperf report [-i FILE] [--sort KEYS] [--children | --no-children] [-g [none]]\n"
+"                      [--percent-limit P] [--json | --folded | --flamegraph FILE.html]\n\n"
+"  -i, --input FILE       perf.data from bpfperf record or perf record (default perf.data)\n"
+"  -s, --sort KEYS        comma-separated: comm,pid,tid,dso,sym,cpu (default comm,dso,sym)\n"
+"      --children         accumulate callees' time into callers (default with call graphs)\n"
+"      --no-children      self time only\n"
+"  -g [none|graph]        show call graphs under entries (default when recorded with -g)\n"
+"      --percent-limit P  hide entries below P percent\n"
+"      --json             JSON: total_samples, lost_samples, entries\n"
+"      --folded           folded stacks: comm;outer;...;inner count\n"
+"      --flamegraph FILE  write a self-contained flame graph HTML page\n"
+"  -o, --output FILE      write to FILE instead of standard output\n"
+"      --no-demangle      keep C++ symbols mangled\n"
+"      --stdio            accepted for perf compatibility (text is the default)\n");
+}
+
+static enum addr_space marker_space(uint64_t m)
+{
+	switch ((int64_t)m) {
+	case PERF_CONTEXT_KERNEL: return AS_KERNEL;
+	case PERF_CONTEXT_USER: return AS_USER;
+	case PERF_CONTEXT_GUEST_KERNEL: return AS_GUEST_KERNEL;
+	case PERF_CONTEXT_GUEST_USER: return AS_GUEST_USER;
+	default: return AS_UNKNOWN;
+	}
+}
+
+static enum addr_space misc_space(uint16_t misc)
+{
+	switch (misc & PERF_RECORD_MISC_CPUMODE_MASK) {
+	case PERF_RECORD_MISC_KERNEL: return AS_KERNEL;
+	case PERF_RECORD_MISC_USER: return AS_USER;
+	case PERF_RECORD_MISC_GUEST_KERNEL: return AS_GUEST_KERNEL;
+	case PERF_RECORD_MISC_GUEST_USER: return AS_GUEST_USER;
+	default: return AS_UNKNOWN;
+	}
+}
+
+static void add_frame(struct report *rp, size_t *n, const struct pd_sample *s, uint64_t ip,
+		      enum addr_space space)
+{
+	struct resolved res;
+	machine_resolve(rp->m, (int)s->pid, (int)s->tid, ip, space, &res);
+	ARRAY_GROW(rp->frames, rp->frames_cap, *n + 1);
+	rp->frames[*n].dso = res.dso;
+	rp->frames[*n].sym = res.sym;
+	rp->frames[*n].level = res.level;
+	(*n)++;
+}
+
+static void on_sample(struct report *rp, const struct pd_record *r)
+{
+	const struct pd_sample *s = &r->s;
+	const struct pd_event *ev = r->event;
+	if (!ev || (ev->attr.type == PERF_TYPE_SOFTWARE && ev->attr.config == PERF_COUNT_SW_DUMMY))
+		return;
+	if (!rp->sample_event)
+		rp->sample_event = ev;
+	size_t n = 0;
+	if (s->nr_callchain) {
+		enum addr_space space = misc_space(r->hdr->misc);
+		for (uint64_t i = 0; i < s->nr_callchain; i++) {
+			uint64_t ip = s->callchain[i];
+			if (ip >= PD_CONTEXT_MAX) {
+				space = marker_space(ip);
+				continue;
+			}
+			add_frame(rp, &n, s, ip, space);
+		}
+	}
+	if (n == 0)
+		add_frame(rp, &n, s, s->ip, misc_space(r->hdr->misc));
+	struct hist_sample hs = {
+		.comm = machine_comm_of(rp->m, (int)s->pid, (int)s->tid),
+		.pid = (int)s->pid,
+		.tid = (int)s->tid,
+		.cpu = (int)s->cpu,
+		.period = s->period ? s->period : 1,
+		.nframes = n,
+		.frames = rp->frames,
+	};
+	hist_add_sample(rp->h, &hs);
+	rp->samples++;
+}
+
+/* Strings inside records are bounded by the record: copy them out safely. */
+static void rec_string(const struct pd_record *r, size_t off, char *buf, size_t len)
+{
+	size_t size = r->hdr->size;
+	const char *p = (const char *)r->hdr;
+	buf[0] = '\0';
+	if (off >= size)
+		return;
+	size_t max = size - off;
+	size_t n = strnlen(p + off, max);
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, p + off, n);
+	buf[n] = '\0';
+}
+
+static int on_record(void *ctx, const struct pd_record *r)
+{
+	struct report *rp = ctx;
+	const uint8_t *b = (const uint8_t *)(r->hdr + 1);
+	char name[4096];
+	uint32_t pid, tid, ppid, ptid;
+
+	switch (r->hdr->type) {
+	case PERF_RECORD_SAMPLE:
+		on_sample(rp, r);
+		break;
+	case PERF_RECORD_COMM:
+		memcpy(&pid, b, 4);
+		memcpy(&tid, b + 4, 4);
+		rec_string(r, sizeof(*r->hdr) + 8, name, 256);
+		machine_comm(rp->m, (int)pid, (int)tid, name, r->hdr->misc & PERF_RECORD_MISC_COMM_EXEC);
+		break;
+	case PERF_RECORD_MMAP: {
+		uint64_t start, len, pgoff;
+		memcpy(&pid, b, 4);
+		memcpy(&tid, b + 4, 4);
+		memcpy(&start, b + 8, 8);
+		memcpy(&len, b + 16, 8);
+		memcpy(&pgoff, b + 24, 8);
+		rec_string(r, sizeof(*r->hdr) + 32, name, sizeof(name));
+		bool kernel = misc_space(r->hdr->misc) == AS_KERNEL;
+		machine_mmap(rp->m, (int)pid, (int)tid, start, len, pgoff, name, NULL, 0, PROT_EXEC, kernel);
+		break;
+	}
+	case PERF_RECORD_MMAP2: {
+		uint64_t start, len, pgoff;
+		uint32_t prot;
+		memcpy(&pid, b, 4);
+		memcpy(&tid, b + 4, 4);
+		memcpy(&start, b + 8, 8);
+		memcpy(&len, b + 16, 8);
+		memcpy(&pgoff, b + 24, 8);
+		const uint8_t *bid = NULL;
+		size_t bid_len = 0;
+		if (r->hdr->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			bid_len = b[32];
+			if (bid_len > 20)
+				bid_len = 20;
+			bid = b + 36;
+		}
+		memcpy(&prot, b + 56, 4);
+		rec_string(r, sizeof(*r->hdr) + 64, name, sizeof(name));
+		bool kernel = misc_space(r->hdr->misc) == AS_KERNEL;
+		machine_mmap(rp->m, (int)pid, (int)tid, start, len, pgoff, name, bid, bid_len, prot, kernel);
+		break;
+	}
+	case PERF_RECORD_FORK:
+		memcpy(&pid, b, 4);
+		memcpy(&ppid, b + 4, 4);
+		memcpy(&tid, b + 8, 4);
+		memcpy(&ptid, b + 12, 4);
+		machine_fork(rp->m, (int)pid, (int)tid, (int)ppid, (int)ptid);
+		break;
+	case PERF_RECORD_EXIT:
+		memcpy(&pid, b, 4);
+		memcpy(&tid, b + 8, 4);
+		machine_exit(rp->m, (int)pid, (int)tid);
+		break;
+	case PERF_RECORD_KSYMBOL: {
+		uint64_t addr;
+		uint32_t len;
+		uint16_t flags;
+		memcpy(&addr, b, 8);
+		memcpy(&len, b + 8, 4);
+		memcpy(&flags, b + 14, 2);
+		rec_string(r, sizeof(*r->hdr) + 16, name, 512);
+		machine_ksymbol(rp->m, addr, len, name, flags & PD_KSYMBOL_FLAGS_UNREGISTER);
+		break;
+	}
+	case PERF_RECORD_LOST: {
+		uint64_t lost;
+		memcpy(&lost, b + 8, 8);
+		rp->lost += lost;
+		break;
+	}
+	case PERF_RECORD_LOST_SAMPLES: {
+		uint64_t lost;
+		memcpy(&lost, b, 8);
+		rp->lost += lost;
+		break;
+	}
+	default:
+		break;
+	}
+	return 0;
+}
+
+static void on_bpf_prog(void *ctx, const struct bpf_prog_info *info)
+{
+	machine_bpf_prog_info(ctx, info);
+}
+
+static int parse_args(struct report *rp, int argc, char **argv)
+{
+	enum { OPT_CHILDREN = 256, OPT_NO_CHILDREN, OPT_PLIMIT, OPT_JSON, OPT_FOLDED, OPT_FLAME,
+	       OPT_STDIO, OPT_NO_DEMANGLE };
+	static const struct option opts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "children", no_argument, NULL, OPT_CHILDREN },
+		{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
+		{ "call-graph", optional_argument, NULL, 'g' },
+		{ "percent-limit", required_argument, NULL, OPT_PLIMIT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "folded", no_argument, NULL, OPT_FOLDED },
+		{ "flamegraph", required_argument, NULL, OPT_FLAME },
+		{ "output", required_argument, NULL, 'o' },
+		{ "stdio", no_argument, NULL, OPT_STDIO },
+		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c, verbose = log_verbosity();
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:s:g::o:vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i': rp->input = optarg; break;
+		case 's': rp->sort = optarg; break;
+		case OPT_CHILDREN: rp->children = 1; break;
+		case OPT_NO_CHILDREN: rp->children = 0; break;
+		case 'g':
+			if (!optarg && optind < argc && argv[optind][0] != '-' &&
+			    (!strcmp(argv[optind], "none") || !strncmp(argv[optind], "graph", 5)))
+				optarg = argv[optind++];
+			if (optarg && !strcmp(optarg, "none"))
+				rp->callgraph = 0;
+			else if (!optarg || !strncmp(optarg, "graph", 5) || !strncmp(optarg, "caller", 6))
+				rp->callgraph = 1;
+			else {
+				pr_err("unsupported call-graph mode '%s' for -g; use 'graph' or 'none'", optarg);
+				return -1;
+			}
+			break;
+		case OPT_PLIMIT: {
+			const char *p = optarg;
+			char buf[64];
+			snprintf(buf, sizeof(buf), "%s", p);
+			buf[strcspn(buf, "%")] = '\0';
+			if (!parse_double(buf, &rp->percent_limit) || rp->percent_limit < 0 ||
+			    rp->percent_limit > 100) {
+				pr_err("bad --percent-limit '%s': expected a percentage from 0 to 100", optarg);
+				return -1;
+			}
+			break;
+		}
+		case OPT_JSON: rp->json = true; break;
+		case OPT_FOLDED: rp->folded = true; break;
+		case OPT_FLAME: rp->flamegraph = optarg; break;
+		case 'o': rp->output = optarg; break;
+		case OPT_STDIO: break;
+		case OPT_NO_DEMANGLE: rp->no_demangle = true; break;
+		case 'v': log_set_verbosity(++verbose); break;
+		case 'h': usage(stdout); exit(0);
+		default:
+			fprintf(stderr, "see 'bpfperf report --help'\n");
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		pr_err("unexpected argument '%s'; the input file is given with -i", argv[optind]);
+		return -1;
+	}
+	if (rp->json + rp->folded + (rp->flamegraph != NULL) > 1) {
+		pr_err("choose one of --json, --folded and --flamegraph");
+		return -1;
+	}
+	return 0;
+}
 
 int cmd_report(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	pr_err("'report' is not built yet");
-	return 1;
+	struct report rp = { .input = "perf.data", .sort = "comm,dso,sym", .children = -1,
+			     .callgraph = -1 };
+	char err[1024];
+	int ret = 1;
+	FILE *out = stdout;
+
+	if (parse_args(&rp, argc, argv) < 0)
+		return 2;
+
+	struct hist_opts ho = { 0 };
+	const char *bad = NULL;
+	ho.nkeys = sort_keys_parse(rp.sort, ho.keys, SORT__MAX, &bad);
+	if (ho.nkeys <= 0) {
+		pr_err("unknown sort key '%s' in --sort; use comm, pid, tid, dso, sym or cpu",
+		       bad ? bad : rp.sort);
+		return 2;
+	}
+
+	struct pd_file *f = pd_open(rp.input, err, sizeof(err));
+	if (!f) {
+		pr_err("%s", err);
+		return 1;
+	}
+	bool has_callchain = false;
+	for (size_t i = 0; i < pd_nr_events(f); i++)
+		if (pd_event_at(f, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			has_callchain = true;
+	ho.children = rp.children < 0 ? has_callchain : rp.children;
+	ho.callchains = has_callchain;
+	bool callgraph = rp.callgraph < 0 ? has_callchain : rp.callgraph;
+	if (callgraph && !has_callchain && rp.callgraph == 1) {
+		pr_warn("%s has no call graphs (record with -g); showing flat entries", rp.input);
+		callgraph = false;
+	}
+
+	struct machine_opts mo = { .no_demangle = rp.no_demangle, .live = true };
+	rp.m = machine_new(&mo);
+	rp.h = hist_new(&ho);
+
+	size_t flen;
+	const void *feat = pd_feature(f, PD_FEAT_BPF_PROG_INFO, &flen);
+	if (feat && pd_bpf_progs_decode(feat, flen, on_bpf_prog, rp.m) < 0)
+		pr_warn("%s: the BPF program info section is malformed; BPF programs are named from "
+			"KSYMBOL records only", rp.input);
+
+	if (pd_process(f, on_record, &rp, err, sizeof(err)) < 0) {
+		pr_err("%s: %s", rp.input, err);
+		goto out;
+	}
+	hist_finish(rp.h);
+
+	if (rp.output) {
+		out = fopen(rp.output, "w");
+		if (!out) {
+			pr_err("cannot create %s: %s", rp.output, strerror(errno));
+			out = stdout;
+			goto out;
+		}
+	}
+	struct out_opts oo = {
+		.event_name = rp.sample_event ? rp.sample_event->name : "cpu-clock",
+		.total_samples = rp.samples,
+		.lost_samples = rp.lost,
+		.percent_limit = rp.percent_limit,
+		.callgraph = callgraph,
+		.callgraph_limit = 0.5,
+		.title = rp.input,
+	};
+	int r;
+	if (rp.flamegraph) {
+		FILE *fg = fopen(rp.flamegraph, "w");
+		if (!fg) {
+			pr_err("cannot create %s: %s", rp.flamegraph, strerror(errno));
+			goto out;
+		}
+		r = out_flamegraph_html(fg, rp.h, &oo);
+		if (fclose(fg) != 0)
+			r = -1;
+		if (r == 0)
+			fprintf(stderr, "flame graph of %llu samples written to %s\n",
+				(unsigned long long)rp.samples, rp.flamegraph);
+	} else if (rp.json) {
+		r = out_json(out, rp.h, &oo);
+	} else if (rp.folded) {
+		r = out_folded(out, rp.h);
+	} else {
+		r = out_table(out, rp.h, &oo);
+	}
+	if (r < 0 || ferror(out)) {
+		pr_err("cannot write the report: %s", strerror(errno));
+		goto out;
+	}
+	if (rp.lost && !rp.json)
+		pr_warn("%llu samples were lost while recording (ring buffer full); the profile is "
+			"incomplete: record with a larger -m or a lower -F",
+			(unsigned long long)rp.lost);
+	ret = 0;
+out:
+	if (out != stdout && fclose(out) != 0)
+		ret = 1;
+	hist_free(rp.h);
+	machine_free(rp.m);
+	free(rp.frames);
+	pd_close(f);
+	return ret;
 }

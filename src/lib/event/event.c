@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "event/event.h"
+#include "log.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			unsigned long flags)
+{
+	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+struct named_event {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+};
+
+static const struct named_event named_events[] = {
+	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
+	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+	{ "bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
+	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
+	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
+	{ "major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+	{ "alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
+	{ "emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
+	{ "dummy", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY },
+};
+
+const char *tracefs_path(void)
+{
+	static const char *const paths[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	struct stat st;
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
+		char p[128];
+		snprintf(p, sizeof(p), "%s/events", paths[i]);
+		if (stat(p, &st) == 0)
+			return paths[i];
+	}
+	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0 &&
+	    stat("/sys/kernel/tracing/events", &st) == 0)
+		return "/sys/kernel/tracing";
+	return NULL;
+}
+
+/* Edit distance for "did you mean" suggestions. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 64 || lb > 64)
+		return 64;
+	size_t prev[65], cur[65];
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t c = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			if (prev[j] + 1 < c) c = prev[j] + 1;
+			if (cur[j - 1] + 1 < c) c = cur[j - 1] + 1;
+			cur[j] = c;
+		}
+		memcpy(prev, cur, sizeof(size_t) * (lb + 1));
+	}
+	return prev[lb];
+}
+
+static int parse_tracepoint(const char *sys, const char *ev, struct perf_event_attr *attr,
+			    char *err, size_t errlen)
+{
+	const char *tfs = tracefs_path();
+	if (!tfs) {
+		snprintf(err, errlen, "tracepoint %s:%s: tracefs is not mounted and cannot be mounted "
+			 "(mount -t tracefs nodev /sys/kernel/tracing as root)", sys, ev);
+		return -ENOENT;
+	}
+	char path[512];
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", tfs, sys, ev);
+	char *s = read_file(path, NULL);
+	if (!s) {
+		snprintf(err, errlen, "unknown tracepoint '%s:%s' (no %s); list them with "
+			 "'ls %s/events/%s'", sys, ev, path, tfs, sys);
+		return -ENOENT;
+	}
+	attr->type = PERF_TYPE_TRACEPOINT;
+	attr->config = strtoull(s, NULL, 10);
+	free(s);
+	return 0;
+}
+
+int event_parse(const char *spec, struct perf_event_attr *attr, char **name, char *err, size_t errlen)
+{
+	char buf[256];
+	if (!spec || !*spec || strlen(spec) >= sizeof(buf)) {
+		snprintf(err, errlen, "empty or too long event name");
+		return -EINVAL;
+	}
+	snprintf(buf, sizeof(buf), "%s", spec);
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+
+	/* Modifiers after the last ':' if they are only u/k/h/p letters,
+	 * except for tracepoints "sys:event" (two parts). */
+	char *mods = NULL;
+	char *colon = strrchr(buf, ':');
+	if (colon && colon[1] && strspn(colon + 1, "ukhpPG") == strlen(colon + 1) &&
+	    (strchr(buf, ':') != colon || !strchr(buf, '/'))) {
+		/* "sys:ev" with ev made of modifier letters is unlikely; treat a
+		 * single colon as a modifier only if the left part is a known event. */
+		*colon = '\0';
+		bool known = false;
+		for (size_t i = 0; i < ARRAY_SIZE(named_events); i++)
+			if (!strcmp(buf, named_events[i].name))
+				known = true;
+		if (known || strchr(buf, ':') || buf[0] == 'r')
+			mods = colon + 1;
+		else
+			*colon = ':';
+	}
+	bool found = false;
+	for (size_t i = 0; i < ARRAY_SIZE(named_events); i++) {
+		if (!strcmp(buf, named_events[i].name)) {
+			attr->type = named_events[i].type;
+			attr->config = named_events[i].config;
+			found = true;
+			break;
+		}
+	}
+	if (!found && buf[0] == 'r' && buf[1] && strspn(buf + 1, "0123456789abcdefABCDEF") == strlen(buf + 1)) {
+		attr->type = PERF_TYPE_RAW;
+		attr->config = strtoull(buf + 1, NULL, 16);
+		found = true;
+	}
+	if (!found && strchr(buf, ':')) {
+		char *c = strchr(buf, ':');
+		*c = '\0';
+		int r = parse_tracepoint(buf, c + 1, attr, err, errlen);
+		*c = ':';
+		if (r < 0)
+			return r;
+		found = true;
+	}
+	if (!found) {
+		struct strbuf sb = { 0 };
+		for (size_t i = 0; i < ARRAY_SIZE(named_events); i++)
+			if (edit_distance(buf, named_events[i].name) <= 3 ||
+			    strstr(named_events[i].name, buf))
+				sb_printf(&sb, "%s%s", sb.len ? ", " : "", named_events[i].name);
+		snprintf(err, errlen, "unknown event '%s'%s%s%s; events are perf's names (cpu-clock, "
+			 "cycles, page-faults, ...) or tracepoints as SYSTEM:NAME", spec,
+			 sb.len ? " (did you mean: " : "", sb.len ? sb.buf : "", sb.len ? ")" : "");
+		sb_free(&sb);
+		return -ENOENT;
+	}
+	if (mods) {
+		bool u = strchr(mods, 'u'), k = strchr(mods, 'k'), h = strchr(mods, 'h');
+		if (u || k || h) {
+			attr->exclude_user = !u;
+			attr->exclude_kernel = !k;
+			attr->exclude_hv = !h;
+		}
+		attr->precise_ip = 0;
+		for (const char *p = mods; *p; p++)
+			if (*p == 'p' && attr->precise_ip < 3)
+				attr->precise_ip++;
+	}
+	*name = xstrdup(spec);
+	return 0;
+}
+
+bool event_hw_available(void)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = PERF_COUNT_HW_CPU_CYCLES;
+	a.disabled = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	int fd = sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+int perf_ring_map(struct perf_ring *r, int fd, size_t data_pages)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	r->fd = fd;
+	r->data_size = data_pages * page;
+	r->mmap_len = r->data_size + page;
+	r->base = mmap(NULL, r->mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (r->base == MAP_FAILED) {
+		r->base = NULL;
+		return -errno;
+	}
+	r->data = (uint8_t *)r->base + page;
+	return 0;
+}
+
+void perf_ring_unmap(struct perf_ring *r)
+{
+	if (r->base)
+		munmap(r->base, r->mmap_len);
+	r->base = NULL;
+}
+
+size_t perf_ring_peek(struct perf_ring *r, struct iovec iov[2])
+{
+	struct perf_event_mmap_page *pc = r->base;
+	uint64_t head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = pc->data_tail;
+	if (head == tail)
+		return 0;
+	size_t len = (size_t)(head - tail);
+	size_t start = (size_t)(tail & (r->data_size - 1));
+	if (start + len <= r->data_size) {
+		iov[0].iov_base = r->data + start;
+		iov[0].iov_len = len;
+		iov[1].iov_base = NULL;
+		iov[1].iov_len = 0;
+	} else {
+		iov[0].iov_base = r->data + start;
+		iov[0].iov_len = r->data_size - start;
+		iov[1].iov_base = r->data;
+		iov[1].iov_len = len - iov[0].iov_len;
+	}
+	return len;
+}
+
+void perf_ring_consume(struct perf_ring *r, size_t bytes)
+{
+	struct perf_event_mmap_page *pc = r->base;
+	__atomic_store_n(&pc->data_tail, pc->data_tail + bytes, __ATOMIC_RELEASE);
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* perf events: event name parsing, perf_event_open, mmapped ring buffers and
+ * run-time feature probes. */
+#ifndef BPFPERF_EVENT_H
+#define BPFPERF_EVENT_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			unsigned long flags);
+
+/* Parse perf's event syntax into attr (type/config and exclude bits only):
+ * hardware (cycles, instructions, ...), software (cpu-clock, task-clock,
+ * page-faults, context-switches, ...), tracepoints "sys:name", raw "rNNNN",
+ * with modifiers ":u", ":k". *name gets the canonical name (malloc'd).
+ * Returns 0, or -ENOENT (unknown event; err says so and lists close
+ * matches) or -EINVAL (bad syntax). */
+int event_parse(const char *spec, struct perf_event_attr *attr, char **name, char *err, size_t errlen);
+
+/* Does this machine have a hardware PMU that can count/sample cycles? */
+bool event_hw_available(void);
+
+/* Mount tracefs if needed; returns its path or NULL. */
+const char *tracefs_path(void);
+
+/* A perf mmap ring: 1 control page + 2^n data pages. */
+struct perf_ring {
+	int fd;
+	int cpu;
+	void *base;
+	size_t mmap_len;
+	size_t data_size;
+	uint8_t *data;
+};
+
+int perf_ring_map(struct perf_ring *r, int fd, size_t data_pages);
+void perf_ring_unmap(struct perf_ring *r);
+/* Up to two iovecs covering all complete records now in the ring (in order);
+ * returns their byte count (0 if empty). Call perf_ring_consume(r, bytes)
+ * once they have been used. */
+size_t perf_ring_peek(struct perf_ring *r, struct iovec iov[2]);
+void perf_ring_consume(struct perf_ring *r, size_t bytes);
+
+#endif

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Aggregation of samples: entries keyed by sort keys (perf's --sort), self and
+ * children overhead, and the callchain tree kept for call-graph output, folded
+ * stacks and flame graphs. Strings passed in are interned by the caller (the
+ * machine): pointer equality is string equality, and they outlive the hist. */
+#ifndef BPFPERF_HIST_H
+#define BPFPERF_HIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum sort_key {
+	SORT_COMM,	/* "comm":   Command */
+	SORT_PID,	/* "pid":    Pid:Command, as perf shows "  1234:name" */
+	SORT_TID,	/* "tid" */
+	SORT_DSO,	/* "dso":    Shared Object */
+	SORT_SYM,	/* "sym":    Symbol, shown as "[k] name" / "[.] name" */
+	SORT_CPU,	/* "cpu" */
+	SORT__MAX,
+};
+
+/* "comm,dso,sym" -> keys; returns the count, or -1 and *bad = the unknown key
+ * (caller reports it). Accepts perf's names: comm, pid, tid, dso, sym, symbol, cpu. */
+int sort_keys_parse(const char *s, enum sort_key *keys, int max, const char **bad);
+const char *sort_key_name(enum sort_key k);	/* "comm", "dso", ... (JSON keys) */
+const char *sort_key_header(enum sort_key k);	/* "Command", "Shared Object", ... */
+
+struct hist_frame {
+	const char *dso;
+	const char *sym;
+	char level;		/* 'k', '.', '?' as in struct resolved */
+};
+
+struct hist_sample {
+	const char *comm;
+	int pid, tid, cpu;
+	uint64_t period;	/* weight: the sample's period (cpu-clock: ns) */
+	size_t nframes;		/* >= 1: frames[0] is the sampled ip (leaf), then callers */
+	const struct hist_frame *frames;
+};
+
+struct hist_opts {
+	enum sort_key keys[SORT__MAX];
+	int nkeys;
+	bool children;		/* accumulate children overhead along callchains */
+	bool callchains;	/* keep the callchain tree (for -g, folded, flame graph) */
+};
+
+struct hist;
+
+struct hist *hist_new(const struct hist_opts *opts);
+void hist_free(struct hist *h);
+/* Copies what it needs; frames may be reused by the caller afterwards. */
+void hist_add_sample(struct hist *h, const struct hist_sample *s);
+/* Sort entries by the overhead shown (children if opts.children, else self),
+ * descending, ties broken by the key values. Call once, after the last add. */
+void hist_finish(struct hist *h);
+
+/* Read side (after hist_finish). */
+struct hist_entry {
+	/* key values; only those in opts.keys are meaningful */
+	const char *comm;
+	int pid, tid, cpu;
+	const char *dso;
+	const char *sym;
+	char level;
+	uint64_t self;		/* sum of periods where the entry is the leaf */
+	uint64_t children;	/* sum of periods where it is anywhere in the chain
+				 * (counted once per sample); == self without callchains */
+	uint64_t nr_samples;	/* samples where the entry is the leaf */
+	struct callchain_node *callers;	/* call-graph tree for -g output (may be NULL) */
+};
+
+const struct hist_opts *hist_opts(const struct hist *h);
+size_t hist_nr_entries(const struct hist *h);
+const struct hist_entry *hist_entry_at(const struct hist *h, size_t i);
+uint64_t hist_total_period(const struct hist *h);
+uint64_t hist_total_samples(const struct hist *h);
+
+/* Whole-stack tree, root = outermost caller, per comm (what folded stacks and
+ * flame graphs are made of). Walk it with hist_stacks_walk: fn is called once
+ * per distinct stack with frames ordered outermost first, and the stack's
+ * total self period and sample count. */
+typedef void (*hist_stack_fn)(void *ctx, const char *comm, const struct hist_frame *const *frames,
+			      size_t nframes, uint64_t period, uint64_t samples);
+void hist_stacks_walk(const struct hist *h, hist_stack_fn fn, void *ctx);
+
+/* The same tree node by node, in pre-order (kids sorted by name): depth 0 is
+ * a comm (frame->sym = the comm, frame->dso = NULL, level 'c'), then frames.
+ * period/samples are cumulative (the node and everything under it);
+ * self_samples are the samples ending at the node. For flame graphs. */
+typedef void (*hist_tree_fn)(void *ctx, int depth, const struct hist_frame *frame, uint64_t period,
+			     uint64_t samples, uint64_t self_samples);
+void hist_tree_walk(const struct hist *h, hist_tree_fn fn, void *ctx);
+
+/* Call-graph tree under an entry (perf's -g "caller" view below each entry:
+ * for self mode, the chains leading to the entry; children mode: as perf).
+ * hist_entry.callers is a root with frame == NULL whose kids are the first
+ * frames of the chains; one node per frame (out_table merges single-kid runs
+ * as perf prints them); nodes of period 0 are left out. */
+struct callchain_node {
+	const struct hist_frame *frame;
+	uint64_t period;		/* period through this node */
+	struct callchain_node **kids;	/* sorted by period, descending */
+	size_t nkids;
+};
+
+#endif

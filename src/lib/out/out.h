@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Output writers for an aggregated profile: perf-style text table (with call
+ * graphs), JSON, folded stacks, and a self-contained flame graph HTML page. */
+#ifndef BPFPERF_OUT_H
+#define BPFPERF_OUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hist/hist.h"
+
+struct out_opts {
+	const char *event_name;		/* e.g. "cpu-clock" for the "# Samples: N of event" line */
+	uint64_t total_samples;		/* samples in the file (after filtering) */
+	uint64_t lost_samples;		/* lost samples reported by the kernel */
+	double percent_limit;		/* hide entries below this overhead percent */
+	bool callgraph;			/* -g: print call-graph trees under entries */
+	double callgraph_limit;		/* perf's 0.5: hide call-graph branches below it (%) */
+	const char *title;		/* flame graph title */
+};
+
+/* perf report --stdio layout: "# Samples: ...", column headers (Children/Self
+ * or Overhead, then the sort keys), one line per entry, trees with -g. */
+int out_table(FILE *f, const struct hist *h, const struct out_opts *o);
+/* {"total_samples": N, "lost_samples": N, "entries": [{"self": pct,
+ * "children": pct, "samples": n, <sort keys>...}]} in the order of the hist
+ * (sorted by the overhead shown). */
+int out_json(FILE *f, const struct hist *h, const struct out_opts *o);
+/* "comm;outer;...;inner count" per distinct stack (count = samples). */
+int out_folded(FILE *f, const struct hist *h);
+/* One self-contained HTML file: no network, light for 1M samples, searchable,
+ * zoomable. */
+int out_flamegraph_html(FILE *f, const struct hist *h, const struct out_opts *o);
+
+#endif

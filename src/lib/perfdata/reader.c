@@ -1,0 +1,654 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "perfdata/reader.h"
+#include "log.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct pd_feat_ref {
+	const void *data;
+	size_t len;
+};
+
+struct pd_file {
+	const uint8_t *buf;
+	size_t len;
+	bool mapped;
+	bool pipe;
+	uint64_t data_off, data_size;
+	struct pd_event *events;
+	size_t nevents, events_cap;
+	struct pd_feat_ref feats[PD_FEAT_MAX];
+	/* how records find their event */
+	bool same_sample_type;
+	int id_pos;	/* index (in u64) of the id in a sample, -1 if none */
+	int id_rpos;	/* index from the end of a sample_id trailer, -1 if none */
+};
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static const char *const record_names[] = {
+	[PERF_RECORD_MMAP] = "MMAP", [PERF_RECORD_LOST] = "LOST", [PERF_RECORD_COMM] = "COMM",
+	[PERF_RECORD_EXIT] = "EXIT", [PERF_RECORD_THROTTLE] = "THROTTLE",
+	[PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE", [PERF_RECORD_FORK] = "FORK",
+	[PERF_RECORD_READ] = "READ", [PERF_RECORD_SAMPLE] = "SAMPLE", [PERF_RECORD_MMAP2] = "MMAP2",
+	[PERF_RECORD_AUX] = "AUX", [PERF_RECORD_ITRACE_START] = "ITRACE_START",
+	[PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES", [PERF_RECORD_SWITCH] = "SWITCH",
+	[PERF_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE", [PERF_RECORD_NAMESPACES] = "NAMESPACES",
+	[PERF_RECORD_KSYMBOL] = "KSYMBOL", [PERF_RECORD_BPF_EVENT] = "BPF_EVENT",
+	[PERF_RECORD_CGROUP] = "CGROUP", [PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
+};
+
+static const char *rec_name(uint32_t type)
+{
+	static __thread char buf[32];
+	if (type < ARRAY_SIZE(record_names) && record_names[type])
+		return record_names[type];
+	snprintf(buf, sizeof(buf), "type %u", type);
+	return buf;
+}
+
+char *pd_event_name_from_attr(const struct perf_event_attr *a)
+{
+	static const char *const hw[] = { "cycles", "instructions", "cache-references",
+		"cache-misses", "branches", "branch-misses", "bus-cycles",
+		"stalled-cycles-frontend", "stalled-cycles-backend", "ref-cycles" };
+	static const char *const sw[] = { "cpu-clock", "task-clock", "page-faults",
+		"context-switches", "cpu-migrations", "minor-faults", "major-faults",
+		"alignment-faults", "emulation-faults", "dummy", "bpf-output", "cgroup-switches" };
+	if (a->type == PERF_TYPE_HARDWARE && a->config < ARRAY_SIZE(hw))
+		return xstrdup(hw[a->config]);
+	if (a->type == PERF_TYPE_SOFTWARE && a->config < ARRAY_SIZE(sw))
+		return xstrdup(sw[a->config]);
+	if (a->type == PERF_TYPE_TRACEPOINT)
+		return xasprintf("tracepoint:%llu", (unsigned long long)a->config);
+	return xasprintf("raw:%u:0x%llx", a->type, (unsigned long long)a->config);
+}
+
+const char *pd_feat_get_string(const void *buf, size_t len, size_t *pos)
+{
+	const uint8_t *b = buf;
+	uint32_t n;
+	if (*pos + 4 > len)
+		return NULL;
+	memcpy(&n, b + *pos, 4);
+	if (n == 0 || n > len - *pos - 4)
+		return NULL;
+	const char *s = (const char *)b + *pos + 4;
+	if (!memchr(s, '\0', n))
+		return NULL;
+	*pos += 4 + n;
+	return s;
+}
+
+static struct pd_event *add_event(struct pd_file *f, const void *attr, size_t attr_len)
+{
+	ARRAY_GROW(f->events, f->events_cap, f->nevents + 1);
+	struct pd_event *e = &f->events[f->nevents++];
+	memset(e, 0, sizeof(*e));
+	memcpy(&e->attr, attr, attr_len < sizeof(e->attr) ? attr_len : sizeof(e->attr));
+	return e;
+}
+
+/* Position of the id among sample fields, in u64 units, or -1. */
+static int sample_id_pos(uint64_t st)
+{
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		return 0;
+	if (!(st & PERF_SAMPLE_ID))
+		return -1;
+	int pos = 0;
+	if (st & PERF_SAMPLE_IP) pos++;
+	if (st & PERF_SAMPLE_TID) pos++;
+	if (st & PERF_SAMPLE_TIME) pos++;
+	if (st & PERF_SAMPLE_ADDR) pos++;
+	return pos;
+}
+
+/* Position of the id from the end of a sample_id trailer, in u64, or -1. */
+static int trailer_id_rpos(uint64_t st)
+{
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		return 1;
+	if (!(st & PERF_SAMPLE_ID))
+		return -1;
+	int pos = 1;
+	if (st & PERF_SAMPLE_CPU) pos++;
+	if (st & PERF_SAMPLE_STREAM_ID) pos++;
+	return pos;
+}
+
+static size_t trailer_size(uint64_t st)
+{
+	size_t n = 0;
+	if (st & PERF_SAMPLE_TID) n += 8;
+	if (st & PERF_SAMPLE_TIME) n += 8;
+	if (st & PERF_SAMPLE_ID) n += 8;
+	if (st & PERF_SAMPLE_STREAM_ID) n += 8;
+	if (st & PERF_SAMPLE_CPU) n += 8;
+	if (st & PERF_SAMPLE_IDENTIFIER) n += 8;
+	return n;
+}
+
+static void finish_events(struct pd_file *f)
+{
+	f->same_sample_type = true;
+	for (size_t i = 1; i < f->nevents; i++)
+		if (f->events[i].attr.sample_type != f->events[0].attr.sample_type)
+			f->same_sample_type = false;
+	uint64_t st = f->nevents ? f->events[0].attr.sample_type : 0;
+	f->id_pos = sample_id_pos(st);
+	f->id_rpos = trailer_id_rpos(st);
+	for (size_t i = 0; i < f->nevents; i++)
+		if (!f->events[i].name)
+			f->events[i].name = pd_event_name_from_attr(&f->events[i].attr);
+}
+
+/* EVENT_DESC gives the names perf shows ("cpu-clock:ppp"); strip modifiers
+ * we do not interpret. */
+static void apply_event_desc(struct pd_file *f)
+{
+	const uint8_t *b = f->feats[PD_FEAT_EVENT_DESC].data;
+	size_t len = f->feats[PD_FEAT_EVENT_DESC].len, pos = 8;
+	uint32_t nr, asz;
+	if (!b || len < 8)
+		return;
+	memcpy(&nr, b, 4);
+	memcpy(&asz, b + 4, 4);
+	for (uint32_t i = 0; i < nr && i < f->nevents; i++) {
+		uint32_t nids;
+		if (asz > len || pos > len - asz - 4)
+			return;
+		pos += asz;
+		memcpy(&nids, b + pos, 4);
+		pos += 4;
+		const char *name = pd_feat_get_string(b, len, &pos);
+		if (!name || nids > (len - pos) / 8)
+			return;
+		pos += (size_t)nids * 8;
+		free(f->events[i].name);
+		f->events[i].name = xstrdup(name);
+	}
+}
+
+static int open_file_mode(struct pd_file *f, char *err, size_t errlen)
+{
+	struct pd_file_header h;
+	memset(&h, 0, sizeof(h));
+	if (f->len < 72) {
+		seterr(err, errlen, "file is %zu bytes, shorter than a perf.data header", f->len);
+		return -EINVAL;
+	}
+	memcpy(&h, f->buf, f->len < sizeof(h) ? f->len : sizeof(h));
+	if (h.size != sizeof(h) && h.size != 72) {
+		seterr(err, errlen, "header at offset 0: unsupported header size %llu", (unsigned long long)h.size);
+		return -EINVAL;
+	}
+	if (h.size == 72)
+		memset(h.adds_features, 0, sizeof(h.adds_features));
+	if (h.attr_size < 16 + PERF_ATTR_SIZE_VER0 || h.attr_size > 4096) {
+		seterr(err, errlen, "header at offset 8: bad attr size %llu", (unsigned long long)h.attr_size);
+		return -EINVAL;
+	}
+	if (h.attrs.offset > f->len || h.attrs.size > f->len - h.attrs.offset ||
+	    h.attrs.size % h.attr_size) {
+		seterr(err, errlen, "attr section (offset %llu, size %llu) lies outside the %zu-byte file",
+		       (unsigned long long)h.attrs.offset, (unsigned long long)h.attrs.size, f->len);
+		return -EINVAL;
+	}
+	size_t nattr = h.attrs.size / h.attr_size;
+	if (nattr == 0) {
+		seterr(err, errlen, "file has no events (attr section is empty)");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < nattr; i++) {
+		const uint8_t *p = f->buf + h.attrs.offset + i * h.attr_size;
+		size_t alen = h.attr_size - 16;
+		struct pd_event *e = add_event(f, p, alen);
+		struct pd_section ids;
+		memcpy(&ids, p + alen, sizeof(ids));
+		if (ids.offset > f->len || ids.size > f->len - ids.offset || ids.size % 8) {
+			seterr(err, errlen, "attr %zu at offset %llu: id array outside the file", i,
+			       (unsigned long long)(h.attrs.offset + i * h.attr_size));
+			return -EINVAL;
+		}
+		e->nids = ids.size / 8;
+		e->ids = xcalloc(e->nids, 8);
+		memcpy(e->ids, f->buf + ids.offset, ids.size);
+	}
+	f->data_off = h.data.offset;
+	f->data_size = h.data.size;
+	if (h.data.offset > f->len) {
+		seterr(err, errlen, "data section starts at offset %llu, past the end of the %zu-byte file "
+		       "(truncated file?)", (unsigned long long)h.data.offset, f->len);
+		return -EINVAL;
+	}
+	if (h.data.size > f->len - h.data.offset) {
+		seterr(err, errlen, "data section (offset %llu, size %llu) runs past the end of the "
+		       "%zu-byte file: the file is truncated", (unsigned long long)h.data.offset,
+		       (unsigned long long)h.data.size, f->len);
+		return -EINVAL;
+	}
+	/* Feature sections: a table of {offset,size} after data, one per bit. */
+	uint64_t toff = h.data.offset + h.data.size;
+	int k = 0;
+	for (int bit = 1; bit < PD_FEAT_MAX; bit++) {
+		if (!(h.adds_features[bit / 64] & (1ULL << (bit % 64))))
+			continue;
+		struct pd_section s;
+		uint64_t at = toff + (uint64_t)k * sizeof(s);
+		k++;
+		if (at > f->len || sizeof(s) > f->len - at) {
+			pr_warn("feature table entry for feature %d at offset %llu is outside the file; "
+				"ignoring the remaining features", bit, (unsigned long long)at);
+			break;
+		}
+		memcpy(&s, f->buf + at, sizeof(s));
+		if (s.offset > f->len || s.size > f->len - s.offset) {
+			pr_warn("feature %d section (offset %llu, size %llu) is outside the file; ignored",
+				bit, (unsigned long long)s.offset, (unsigned long long)s.size);
+			continue;
+		}
+		f->feats[bit].data = f->buf + s.offset;
+		f->feats[bit].len = s.size;
+	}
+	apply_event_desc(f);
+	finish_events(f);
+	return 0;
+}
+
+/* Pipe mode: attrs and features are records inside the stream. */
+static int open_pipe_mode(struct pd_file *f, char *err, size_t errlen)
+{
+	size_t pos = 16;
+	f->data_off = 16;
+	f->data_size = f->len - 16;
+	while (pos + sizeof(struct perf_event_header) <= f->len) {
+		struct perf_event_header hdr;
+		memcpy(&hdr, f->buf + pos, sizeof(hdr));
+		if (hdr.size < sizeof(hdr) || hdr.size > f->len - pos)
+			break;	/* reported by pd_process */
+		if (hdr.type == PD_RECORD_HEADER_ATTR) {
+			const uint8_t *p = f->buf + pos + sizeof(hdr);
+			size_t body = hdr.size - sizeof(hdr);
+			uint32_t asz;
+			if (body < 8) {
+				seterr(err, errlen, "HEADER_ATTR record at offset %zu is too short", pos);
+				return -EINVAL;
+			}
+			memcpy(&asz, p + 4, 4);
+			if (asz < PERF_ATTR_SIZE_VER0 || asz > body) {
+				seterr(err, errlen, "HEADER_ATTR record at offset %zu: bad attr size %u", pos, asz);
+				return -EINVAL;
+			}
+			struct pd_event *e = add_event(f, p, asz);
+			e->nids = (body - asz) / 8;
+			e->ids = xcalloc(e->nids, 8);
+			memcpy(e->ids, p + asz, e->nids * 8);
+		} else if (hdr.type == PD_RECORD_HEADER_FEATURE && hdr.size >= sizeof(hdr) + 8) {
+			uint64_t feat;
+			memcpy(&feat, f->buf + pos + sizeof(hdr), 8);
+			if (feat > 0 && feat < PD_FEAT_MAX) {
+				f->feats[feat].data = f->buf + pos + sizeof(hdr) + 8;
+				f->feats[feat].len = hdr.size - sizeof(hdr) - 8;
+			}
+		}
+		pos += hdr.size;
+	}
+	if (f->nevents == 0) {
+		seterr(err, errlen, "pipe-mode file has no HEADER_ATTR record: no events");
+		return -EINVAL;
+	}
+	apply_event_desc(f);
+	finish_events(f);
+	return 0;
+}
+
+static struct pd_file *open_common(struct pd_file *f, char *err, size_t errlen)
+{
+	uint64_t magic, size;
+	if (f->len < 16) {
+		seterr(err, errlen, "file is %zu bytes, too short for a perf.data header", f->len);
+		goto fail;
+	}
+	memcpy(&magic, f->buf, 8);
+	memcpy(&size, f->buf + 8, 8);
+	if (magic == PERF_MAGIC2_SWAPPED) {
+		seterr(err, errlen, "file was recorded on a machine of the other byte order; "
+		       "cross-endian perf.data is not supported");
+		goto fail;
+	}
+	if (magic != PERF_MAGIC2) {
+		seterr(err, errlen, "not a perf.data file (bad magic at offset 0; "
+		       "old PERFFILE v1 files are not supported either)");
+		goto fail;
+	}
+	int r = size == 16 ? (f->pipe = true, open_pipe_mode(f, err, errlen))
+			   : open_file_mode(f, err, errlen);
+	if (r < 0)
+		goto fail;
+	return f;
+fail:
+	pd_close(f);
+	return NULL;
+}
+
+struct pd_file *pd_open_mem(const void *buf, size_t len, char *err, size_t errlen)
+{
+	struct pd_file *f = xcalloc(1, sizeof(*f));
+	f->buf = buf;
+	f->len = len;
+	return open_common(f, err, errlen);
+}
+
+struct pd_file *pd_open(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		seterr(err, errlen, "cannot open %s: %s%s", path, strerror(errno),
+		       errno == ENOENT ? "; record one first with 'bpfperf record' or give -i FILE" : "");
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		seterr(err, errlen, "%s is not a regular file", path);
+		close(fd);
+		return NULL;
+	}
+	struct pd_file *f = xcalloc(1, sizeof(*f));
+	f->len = (size_t)st.st_size;
+	if (f->len) {
+		void *p = mmap(NULL, f->len, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED) {
+			seterr(err, errlen, "cannot map %s: %s", path, strerror(errno));
+			close(fd);
+			free(f);
+			return NULL;
+		}
+		f->buf = p;
+		f->mapped = true;
+	}
+	close(fd);
+	struct pd_file *r = open_common(f, err, errlen);
+	if (!r && err && errlen) {
+		char tmp[1024];
+		snprintf(tmp, sizeof(tmp), "%s: %s", path, err);
+		snprintf(err, errlen, "%s", tmp);
+	}
+	return r;
+}
+
+void pd_close(struct pd_file *f)
+{
+	if (!f)
+		return;
+	if (f->mapped)
+		munmap((void *)f->buf, f->len);
+	for (size_t i = 0; i < f->nevents; i++) {
+		free(f->events[i].name);
+		free(f->events[i].ids);
+	}
+	free(f->events);
+	free(f);
+}
+
+size_t pd_nr_events(const struct pd_file *f) { return f->nevents; }
+const struct pd_event *pd_event_at(const struct pd_file *f, size_t i) { return &f->events[i]; }
+bool pd_is_pipe(const struct pd_file *f) { return f->pipe; }
+uint64_t pd_data_size(const struct pd_file *f) { return f->data_size; }
+
+const void *pd_feature(const struct pd_file *f, int feat, size_t *len)
+{
+	if (feat <= 0 || feat >= PD_FEAT_MAX || !f->feats[feat].data)
+		return NULL;
+	if (len)
+		*len = f->feats[feat].len;
+	return f->feats[feat].data;
+}
+
+static const struct pd_event *event_by_id(const struct pd_file *f, uint64_t id)
+{
+	if (f->nevents == 1)
+		return &f->events[0];
+	for (size_t i = 0; i < f->nevents; i++)
+		for (size_t j = 0; j < f->events[i].nids; j++)
+			if (f->events[i].ids[j] == id)
+				return &f->events[i];
+	return &f->events[0];
+}
+
+/* Parse a SAMPLE body. Returns 0 or -1 if it does not fit. */
+static int parse_sample(const struct pd_event *ev, const uint8_t *p, size_t n, struct pd_sample *s)
+{
+	uint64_t st = ev->attr.sample_type;
+	size_t pos = 0;
+#define TAKE64(dst) do { if (pos + 8 > n) return -1; memcpy(&(dst), p + pos, 8); pos += 8; } while (0)
+	uint64_t tmp;
+	if (st & PERF_SAMPLE_IDENTIFIER) TAKE64(s->id);
+	if (st & PERF_SAMPLE_IP) TAKE64(s->ip);
+	if (st & PERF_SAMPLE_TID) {
+		if (pos + 8 > n) return -1;
+		memcpy(&s->pid, p + pos, 4);
+		memcpy(&s->tid, p + pos + 4, 4);
+		pos += 8;
+	}
+	if (st & PERF_SAMPLE_TIME) { TAKE64(s->time); s->has_time = true; }
+	if (st & PERF_SAMPLE_ADDR) TAKE64(s->addr);
+	if (st & PERF_SAMPLE_ID) TAKE64(s->id);
+	if (st & PERF_SAMPLE_STREAM_ID) TAKE64(s->stream_id);
+	if (st & PERF_SAMPLE_CPU) {
+		if (pos + 8 > n) return -1;
+		memcpy(&s->cpu, p + pos, 4);
+		pos += 8;
+	}
+	if (st & PERF_SAMPLE_PERIOD) TAKE64(s->period);
+	else s->period = 1;
+	if (st & PERF_SAMPLE_READ) {
+		uint64_t rf = ev->attr.read_format;
+		if (rf & PERF_FORMAT_GROUP) {
+			uint64_t nr;
+			TAKE64(nr);
+			if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED) TAKE64(tmp);
+			if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING) TAKE64(tmp);
+			size_t per = 8 + ((rf & PERF_FORMAT_ID) ? 8 : 0) + ((rf & PERF_FORMAT_LOST) ? 8 : 0);
+			if (nr > (n - pos) / per) return -1;
+			pos += nr * per;
+		} else {
+			TAKE64(tmp);
+			if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED) TAKE64(tmp);
+			if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING) TAKE64(tmp);
+			if (rf & PERF_FORMAT_ID) TAKE64(tmp);
+			if (rf & PERF_FORMAT_LOST) TAKE64(tmp);
+		}
+	}
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		TAKE64(s->nr_callchain);
+		if (s->nr_callchain > (n - pos) / 8) return -1;
+		s->callchain = (const uint64_t *)(p + pos);
+		pos += s->nr_callchain * 8;
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		if (pos + 4 > n) return -1;
+		memcpy(&s->raw_size, p + pos, 4);
+		if (s->raw_size > n - pos - 4) return -1;
+		s->raw = p + pos + 4;
+		pos += 4 + s->raw_size;
+	}
+#undef TAKE64
+	(void)tmp;
+	return 0;
+}
+
+static void parse_trailer(const struct pd_event *ev, const uint8_t *end, struct pd_sample *s)
+{
+	uint64_t st = ev->attr.sample_type;
+	const uint8_t *p = end - trailer_size(st);
+	if (st & PERF_SAMPLE_TID) { memcpy(&s->pid, p, 4); memcpy(&s->tid, p + 4, 4); p += 8; }
+	if (st & PERF_SAMPLE_TIME) { memcpy(&s->time, p, 8); s->has_time = true; p += 8; }
+	if (st & PERF_SAMPLE_ID) { memcpy(&s->id, p, 8); p += 8; }
+	if (st & PERF_SAMPLE_STREAM_ID) { memcpy(&s->stream_id, p, 8); p += 8; }
+	if (st & PERF_SAMPLE_CPU) { memcpy(&s->cpu, p, 4); p += 8; }
+	if (st & PERF_SAMPLE_IDENTIFIER) memcpy(&s->id, p, 8);
+}
+
+struct rec_index {
+	uint64_t time;
+	uint64_t off;	/* offsets are increasing: ties keep file order */
+};
+
+static int cmp_index(const void *a, const void *b)
+{
+	const struct rec_index *x = a, *y = b;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Decode one record at off into r (header already bounds-checked). */
+static int decode(const struct pd_file *f, uint64_t off, struct pd_record *r, char *err, size_t errlen)
+{
+	const struct perf_event_header *hdr = (const void *)(f->buf + off);
+	memset(r, 0, sizeof(*r));
+	r->hdr = hdr;
+	r->offset = off;
+	const uint8_t *body = (const uint8_t *)(hdr + 1);
+	size_t n = hdr->size - sizeof(*hdr);
+	if (hdr->type == PERF_RECORD_SAMPLE) {
+		const struct pd_event *ev = &f->events[0];
+		if (f->nevents > 1 && f->id_pos >= 0 && n >= (size_t)(f->id_pos + 1) * 8) {
+			uint64_t id;
+			memcpy(&id, body + f->id_pos * 8, 8);
+			ev = event_by_id(f, id);
+		}
+		r->event = ev;
+		if (parse_sample(ev, body, n, &r->s) < 0) {
+			seterr(err, errlen, "SAMPLE record at offset %llu (size %u) is shorter than its "
+			       "sample_type 0x%llx requires: corrupt file", (unsigned long long)off,
+			       hdr->size, (unsigned long long)ev->attr.sample_type);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (hdr->type >= PD_RECORD_HEADER_ATTR || f->nevents == 0)
+		return 0;
+	const struct pd_event *ev = &f->events[0];
+	if (!ev->attr.sample_id_all)
+		return 0;
+	size_t ts = trailer_size(ev->attr.sample_type);
+	if (f->nevents > 1 && f->id_rpos > 0 && n >= ts) {
+		uint64_t id;
+		memcpy(&id, body + n - (size_t)f->id_rpos * 8, 8);
+		ev = event_by_id(f, id);
+		ts = trailer_size(ev->attr.sample_type);
+	}
+	r->event = ev;
+	if (n < ts) {
+		seterr(err, errlen, "%s record at offset %llu (size %u) is too short for its sample_id "
+		       "trailer: corrupt file", rec_name(hdr->type), (unsigned long long)off, hdr->size);
+		return -EINVAL;
+	}
+	parse_trailer(ev, body + n, &r->s);
+	return 0;
+}
+
+/* Minimum body sizes of the kernel records we interpret. */
+static size_t min_body(uint32_t type)
+{
+	switch (type) {
+	case PERF_RECORD_MMAP: return 32 + 1;
+	case PERF_RECORD_MMAP2: return 64 + 1;
+	case PERF_RECORD_COMM: return 8 + 1;
+	case PERF_RECORD_FORK: case PERF_RECORD_EXIT: return 24;
+	case PERF_RECORD_LOST: return 16;
+	case PERF_RECORD_KSYMBOL: return 16 + 1;
+	case PERF_RECORD_BPF_EVENT: return 16;
+	case PERF_RECORD_LOST_SAMPLES: return 8;
+	default: return 0;
+	}
+}
+
+int pd_process(struct pd_file *f, pd_record_fn fn, void *ctx, char *err, size_t errlen)
+{
+	uint64_t start = f->data_off, end = f->data_off + f->data_size;
+	struct rec_index *idx = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t last_time = 0;
+	bool ordered = true;
+	int ret = 0;
+
+	for (uint64_t off = start; off < end;) {
+		struct perf_event_header hdr;
+		if (end - off < sizeof(hdr)) {
+			seterr(err, errlen, "truncated record header at offset %llu (data ends at %llu): "
+			       "the file is cut short", (unsigned long long)off, (unsigned long long)end);
+			ret = -EINVAL;
+			goto out;
+		}
+		memcpy(&hdr, f->buf + off, sizeof(hdr));
+		if (hdr.size < sizeof(hdr) || hdr.size % 8 || hdr.size > end - off) {
+			seterr(err, errlen, "bad %s record at offset %llu: size %u %s", rec_name(hdr.type),
+			       (unsigned long long)off, hdr.size,
+			       hdr.size > end - off ? "runs past the end of the data (truncated file)"
+						    : "is not a valid record size (corrupt file)");
+			ret = -EINVAL;
+			goto out;
+		}
+		if (hdr.type == PD_RECORD_COMPRESSED) {
+			seterr(err, errlen, "COMPRESSED record at offset %llu: compressed perf.data "
+			       "(perf record -z) is not supported; record without -z",
+			       (unsigned long long)off);
+			ret = -EINVAL;
+			goto out;
+		}
+		if (hdr.type < PD_RECORD_HEADER_ATTR && hdr.size - sizeof(hdr) < min_body(hdr.type)) {
+			seterr(err, errlen, "%s record at offset %llu is too short (%u bytes): corrupt file",
+			       rec_name(hdr.type), (unsigned long long)off, hdr.size);
+			ret = -EINVAL;
+			goto out;
+		}
+		struct pd_record r;
+		if ((ret = decode(f, off, &r, err, errlen)) < 0)
+			goto out;
+		uint64_t t = r.s.has_time ? r.s.time : last_time;
+		/* Synthesized records carry time 0: they precede everything. */
+		if (t < last_time && r.s.has_time)
+			ordered = false;
+		if (r.s.has_time)
+			last_time = t > last_time ? t : last_time;
+		ARRAY_GROW(idx, cap, n + 1);
+		idx[n].time = t;
+		idx[n].off = off;
+		n++;
+		off += hdr.size;
+	}
+	if (!ordered)
+		qsort(idx, n, sizeof(*idx), cmp_index);
+	for (size_t i = 0; i < n; i++) {
+		struct pd_record r;
+		if ((ret = decode(f, idx[i].off, &r, err, errlen)) < 0)
+			goto out;
+		if ((ret = fn(ctx, &r)) != 0)
+			goto out;
+	}
+out:
+	free(idx);
+	return ret;
+}

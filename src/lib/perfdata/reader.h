@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* perf.data reader: file mode (written by bpfperf or perf record) and pipe
+ * mode. Validates every record against the file's bounds and reports the
+ * first problem with its offset; never trusts a size from the file. Records
+ * are delivered in time order (stable: ties keep file order). */
+#ifndef BPFPERF_PERFDATA_READER_H
+#define BPFPERF_PERFDATA_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfdata/format.h"
+
+struct pd_event {
+	struct perf_event_attr attr;	/* zero-extended to our struct size */
+	char *name;			/* from EVENT_DESC, or derived from attr */
+	uint64_t *ids;
+	size_t nids;
+};
+
+/* Fields of a sample, or of a non-sample record's sample_id trailer. */
+struct pd_sample {
+	uint64_t id, ip, time, addr, period, stream_id;
+	uint32_t pid, tid, cpu;
+	uint64_t nr_callchain;
+	const uint64_t *callchain;	/* points into the file */
+	const void *raw;
+	uint32_t raw_size;
+	bool has_time;
+};
+
+struct pd_record {
+	const struct perf_event_header *hdr;	/* hdr->type, misc, size */
+	uint64_t offset;			/* file offset of the record */
+	const struct pd_event *event;		/* the attr it belongs to (may be NULL) */
+	struct pd_sample s;
+};
+
+struct pd_file;
+
+/* Returns NULL and a message in err (what, where, what to do). */
+struct pd_file *pd_open(const char *path, char *err, size_t errlen);
+/* Same on a memory buffer (fuzzing, tests); buf must outlive the pd_file. */
+struct pd_file *pd_open_mem(const void *buf, size_t len, char *err, size_t errlen);
+void pd_close(struct pd_file *f);
+
+size_t pd_nr_events(const struct pd_file *f);
+const struct pd_event *pd_event_at(const struct pd_file *f, size_t i);
+bool pd_is_pipe(const struct pd_file *f);
+/* Feature section payload, or NULL. */
+const void *pd_feature(const struct pd_file *f, int feat, size_t *len);
+/* Whether the data section was cut short (e.g. the recorder was killed). */
+uint64_t pd_data_size(const struct pd_file *f);
+
+typedef int (*pd_record_fn)(void *ctx, const struct pd_record *r);
+/* Validate, order by time and deliver every record. A non-zero return from fn
+ * stops and is returned. Returns -EINVAL with a message in err on corrupt
+ * data (naming the offset and record type). */
+int pd_process(struct pd_file *f, pd_record_fn fn, void *ctx, char *err, size_t errlen);
+
+/* "cpu-clock", "cycles", "sched:sched_switch" (tracepoints by id via tracefs
+ * when available, else "tracepoint:<id>"). */
+char *pd_event_name_from_attr(const struct perf_event_attr *attr);
+
+/* Feature string helpers for readers of sections: read a perf string at *pos
+ * within [buf, buf+len); returns NULL if malformed. */
+const char *pd_feat_get_string(const void *buf, size_t len, size_t *pos);
+
+#endif

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The address-space model of a recording and symbolization, in process
+ * (never shelling out): processes and threads with their comm and memory
+ * maps, the kernel (kallsyms, modules), BPF programs (from KSYMBOL records and
+ * saved program info), and user ELF files (symtab/dynsym, .gnu_debugdata,
+ * separate debug files by build-id, C++ demangling), cached by file/build-id.
+ *
+ * Feed it the side-band records in time order (machine_comm/mmap/fork/exit/
+ * ksymbol), then resolve sample addresses with machine_resolve(). All strings
+ * returned are interned: equal strings have equal pointers, and they live as
+ * long as the machine. */
+#ifndef BPFPERF_SYM_MACHINE_H
+#define BPFPERF_SYM_MACHINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct machine;
+
+struct machine_opts {
+	const char *kallsyms;	/* default "/proc/kallsyms" */
+	const char *modules;	/* default "/proc/modules" */
+	bool no_demangle;	/* keep C++ names mangled */
+	bool live;		/* files may be read through /proc/PID/root for live pids */
+};
+
+struct machine *machine_new(const struct machine_opts *opts);
+void machine_free(struct machine *m);
+
+/* Side-band, in time order. pid = process (tgid), tid = thread. */
+void machine_comm(struct machine *m, int pid, int tid, const char *comm, bool exec);
+/* A user or kernel mapping (MMAP/MMAP2). kernel=true for the kernel's own maps
+ * (pid -1 in perf.data: "[kernel.kallsyms]_text" and modules). build_id may be
+ * NULL. prot as in MMAP2 (PROT_EXEC bit tells code from data); pass PROT_EXEC
+ * when unknown (old MMAP records). */
+void machine_mmap(struct machine *m, int pid, int tid, uint64_t start, uint64_t len,
+		  uint64_t pgoff, const char *filename, const uint8_t *build_id,
+		  size_t build_id_len, uint32_t prot, bool kernel);
+/* FORK: the child (pid,tid) gets a copy of the parent's (ppid,ptid) comm and,
+ * when it is a new process (pid != ppid), of its maps; a new thread shares them. */
+void machine_fork(struct machine *m, int pid, int tid, int ppid, int ptid);
+void machine_exit(struct machine *m, int pid, int tid);
+/* KSYMBOL: a BPF program (or other kernel text) at [addr, addr+len) named name.
+ * unregister=true ends it; a program unloaded before the end of the recording
+ * must still resolve for samples taken while it existed (time order), and
+ * also afterwards if no other symbol took its place. */
+void machine_ksymbol(struct machine *m, uint64_t addr, uint32_t len, const char *name,
+		     bool unregister);
+
+/* Where a sample's address is: the perf cpumode of the sample or of the
+ * callchain context marker. */
+enum addr_space { AS_KERNEL, AS_USER, AS_GUEST_KERNEL, AS_GUEST_USER, AS_UNKNOWN };
+
+struct resolved {
+	const char *dso;	/* perf's "Shared Object" column: "[kernel.kallsyms]",
+				 * "[modname]", "bpf_prog_<tag>_<name>" for BPF, basename of
+				 * the file for user space ("libc.so.6"), "[vdso]",
+				 * "[unknown]" when no map covers the address */
+	const char *dso_path;	/* full path where known, else same as dso */
+	const char *sym;	/* symbol name (demangled); when unresolved perf's
+				 * form: hex address relative to the dso, "0x%016llx"
+				 * (or of the raw address for "[unknown]") */
+	uint64_t sym_start;	/* symbol start in the dso's address space (0 if none) */
+	uint64_t rel_addr;	/* address relative to the dso (file vaddr for ELF) */
+	bool found;		/* a symbol covers the address */
+	char level;		/* 'k' kernel (incl. BPF), '.' user, '?' unknown */
+};
+
+/* Resolve one address of thread (pid, tid). Fast: results are cached per
+ * (dso, address); designed for millions of calls. */
+void machine_resolve(struct machine *m, int pid, int tid, uint64_t addr,
+		     enum addr_space space, struct resolved *out);
+
+/* Current comm of a thread ("[unknown]"-free: falls back to ":<tid>" as perf). */
+const char *machine_comm_of(struct machine *m, int pid, int tid);
+
+/* BPF program info saved in the file (HEADER_BPF_PROG_INFO), to name programs
+ * whose KSYMBOL records are missing and to give subprogram names. The
+ * pointer fields of info are already relocated into data by the caller. */
+struct bpf_prog_info;
+void machine_bpf_prog_info(struct machine *m, const struct bpf_prog_info *info);
+
+/* Intern a string in the machine's string table (stable pointer). */
+const char *machine_intern(struct machine *m, const char *s);
+
+#endif
