@@ -1,5 +1,407 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* bpfperf trace: syscall events and in-kernel summaries.
+ *
+ * raw_tp/sys_enter: filter by tgid (targets or -a minus exclusions) and by
+ * syscall number, store the entry time and arguments in the thread's inflight
+ * slot and copy pointer arguments (paths, sockaddr, small structs) into one
+ * TRACE_REC_AUG ring buffer record, so the output does not race the process.
+ * raw_tp/sys_exit: duration and return value; update the per-thread summary
+ * (calls, errors, total, min, max, sum of squares, per-errno counts) and emit
+ * one TRACE_REC_SYSCALL record. Ring buffer reservation failures are counted.
+ * raw_tp/sched_process_fork adds children of traced processes (-- CMD). */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "trace_data.h"
 
 char LICENSE[] SEC("license") = "GPL";
+
+#define NR_EXECVE 59
+#define NR_EXECVEAT 322
+
+/* Set by user space between open and load. */
+const volatile __u32 self_tgid = 0;
+const volatile bool trace_all = false;		/* -a: everything but excluded */
+const volatile bool want_events = false;
+const volatile bool want_summary = false;
+const volatile bool want_errnos = false;
+const volatile bool only_failures = false;
+const volatile __u64 min_duration_ns = 0;
+const volatile __u64 wakeup_bytes = 0;		/* wake the reader above this backlog */
+const volatile struct trace_syscall_desc descs[TRACE_MAX_SYSCALLS];
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);		/* tgid */
+	__type(value, __u8);		/* enum trace_target_state */
+} targets SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 64);
+	__type(key, __u32);		/* tgid: bpfperf and its terminal/ssh ancestry */
+	__type(value, __u8);
+} excluded SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);		/* tid */
+	__type(value, struct trace_inflight);
+} inflight SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct trace_sum_key);
+	__type(value, struct trace_sum_val);
+} summary SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct trace_errno_key);
+	__type(value, __u64);
+} errnos SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 16 << 20);
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, TRACE_CNT__MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} counters SEC(".maps");
+
+struct aug_scratch {
+	struct trace_aug_hdr hdr;
+	__u8 data[TRACE_AUG_DATA];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct aug_scratch);
+} scratch SEC(".maps");
+
+static __always_inline void count(__u32 which)
+{
+	__u64 *c = bpf_map_lookup_elem(&counters, &which);
+	if (c)
+		(*c)++;
+}
+
+static __always_inline __u64 rb_flags(void)
+{
+	if (!wakeup_bytes)
+		return 0;
+	return bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
+		BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
+static __always_inline bool is_error(__s64 ret)
+{
+	return ret < 0 && ret >= -4095;
+}
+
+static __always_inline void update_summary(__u32 tid, __u32 tgid, __u32 nr, __s64 ret, __u64 dur)
+{
+	struct trace_sum_key key = { .tid = tid, .nr = nr };
+	struct trace_sum_val *v = bpf_map_lookup_elem(&summary, &key);
+
+	if (!v) {
+		struct trace_sum_val z = { .min_ns = ~0ULL, .pid = tgid };
+		bpf_get_current_comm(z.comm, sizeof(z.comm));
+		bpf_map_update_elem(&summary, &key, &z, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&summary, &key);
+		if (!v) {
+			count(TRACE_CNT_SUM_FULL);
+			return;
+		}
+	}
+	/* Only this thread writes its keys: no atomics needed. */
+	v->calls++;
+	v->total_ns += dur;
+	if (dur < v->min_ns)
+		v->min_ns = dur;
+	if (dur > v->max_ns)
+		v->max_ns = dur;
+	__u64 lo, hi;
+	if (dur < (1ULL << 32)) {
+		lo = dur * dur;
+		hi = 0;
+	} else {
+		/* dur^2 ~ (dur >> 16)^2 << 32 */
+		__u64 h = dur >> 16;
+		if (h >= (1ULL << 32))
+			h = (1ULL << 32) - 1;
+		__u64 y = h * h;
+		lo = y << 32;
+		hi = y >> 32;
+	}
+	v->sumsq_lo += lo;
+	if (v->sumsq_lo < lo)
+		hi++;
+	v->sumsq_hi += hi;
+	if (is_error(ret)) {
+		v->errors++;
+		if (want_errnos) {
+			struct trace_errno_key ek = { .tid = tid, .nr = nr, .err = (__u32)-ret };
+			__u64 *c = bpf_map_lookup_elem(&errnos, &ek);
+			if (c) {
+				(*c)++;
+			} else {
+				__u64 one = 1;
+				if (bpf_map_update_elem(&errnos, &ek, &one, BPF_NOEXIST))
+					count(TRACE_CNT_SUM_FULL);
+			}
+		}
+	}
+}
+
+static __always_inline void emit_event(__u32 tid, __u32 tgid, __u32 nr, __u16 flags, __u64 ts,
+				       __u64 dur, __s64 ret, const __u64 *args)
+{
+	struct trace_sc_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count(TRACE_CNT_LOST_EVENTS);
+		return;
+	}
+	e->type = TRACE_REC_SYSCALL;
+	e->flags = flags;
+	e->nr = nr;
+	e->pid = tgid;
+	e->tid = tid;
+	e->ts = ts;
+	e->duration = dur;
+	e->ret = ret;
+	for (int i = 0; i < TRACE_MAX_ARGS; i++)
+		e->args[i] = args[i];
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	bpf_ringbuf_submit(e, rb_flags());
+}
+
+/* Copy the pointer arguments of this call into one TRACE_REC_AUG record. */
+static __always_inline bool emit_aug(const volatile struct trace_syscall_desc *d, const __u64 *args,
+				     __u32 tid, __u32 nr)
+{
+	__u32 zero = 0;
+	struct aug_scratch *s = bpf_map_lookup_elem(&scratch, &zero);
+	if (!s)
+		return false;
+	__u32 off = 0;
+	__u16 n = 0;
+
+#pragma unroll
+	for (int i = 0; i < TRACE_MAX_ARGS; i++) {
+		__u8 kind = d->copy[i];
+		if (kind == TRACE_COPY_NONE || n >= TRACE_MAX_COPIES)
+			continue;
+		off &= TRACE_AUG_MASK;
+		struct trace_aug_item *it = (void *)(s->data + off);
+		void *dst = s->data + off + sizeof(*it);
+		const void *p = (const void *)args[i];
+		long len = -1;
+
+		if (kind == TRACE_COPY_STR) {
+			len = bpf_probe_read_user_str(dst, TRACE_STR_MAX, p);
+		} else {
+			__u64 sz = 0;
+			if (kind == TRACE_COPY_SOCKADDR) {
+				if (i + 1 < TRACE_MAX_ARGS)
+					sz = (__u32)args[i + 1];
+				if (sz > TRACE_SOCKADDR_MAX)
+					sz = TRACE_SOCKADDR_MAX;
+			} else {
+				sz = d->fixed_size[i];
+				if (sz > TRACE_FIXED_MAX)
+					sz = TRACE_FIXED_MAX;
+			}
+			len = bpf_probe_read_user(dst, sz, p) ? -1 : (long)sz;
+		}
+		it->arg = i;
+		it->kind = kind;
+		it->pad = 0;
+		if (len < 0) {
+			it->flags = TRACE_AUG_FAULT;
+			it->len = 0;
+			len = 0;
+		} else {
+			it->flags = 0;
+			it->len = len;
+		}
+		off += sizeof(*it) + (((__u32)len + 7) & ~7U);
+		n++;
+	}
+	off &= TRACE_AUG_MASK;
+	s->hdr.type = TRACE_REC_AUG;
+	s->hdr.ncopies = n;
+	s->hdr.tid = tid;
+	s->hdr.nr = nr;
+	s->hdr.size = off;
+	if (bpf_ringbuf_output(&events, s, sizeof(s->hdr) + off, rb_flags())) {
+		count(TRACE_CNT_LOST_AUG);
+		return false;
+	}
+	return true;
+}
+
+static __always_inline bool traced_tgid(__u32 tgid, long id)
+{
+	if (trace_all) {
+		if (tgid == self_tgid)
+			return false;
+		return !bpf_map_lookup_elem(&excluded, &tgid);
+	}
+	__u8 *st = bpf_map_lookup_elem(&targets, &tgid);
+	if (!st)
+		return false;
+	if (*st == TRACE_TARGET_ARMED) {
+		/* The child of `-- CMD` is traced from its execve on, like strace's. */
+		if (id != NR_EXECVE && id != NR_EXECVEAT)
+			return false;
+		*st = TRACE_TARGET_ON;
+	}
+	return true;
+}
+
+static __always_inline void read_args(struct pt_regs *regs, __u64 *args)
+{
+	struct pt_regs r;
+	if (bpf_probe_read_kernel(&r, sizeof(r), regs)) {
+		for (int i = 0; i < TRACE_MAX_ARGS; i++)
+			args[i] = 0;
+		return;
+	}
+	args[0] = r.di;
+	args[1] = r.si;
+	args[2] = r.dx;
+	args[3] = r.r10;
+	args[4] = r.r8;
+	args[5] = r.r9;
+}
+
+SEC("raw_tp/sys_enter")
+int trace_sys_enter(struct bpf_raw_tracepoint_args *ctx)
+{
+	long id = (long)ctx->args[1];
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tgid = pid_tgid >> 32, tid = (__u32)pid_tgid;
+
+	if (id < 0 || id >= TRACE_MAX_SYSCALLS)
+		return 0;
+	if (!traced_tgid(tgid, id))
+		return 0;
+	const volatile struct trace_syscall_desc *d = &descs[id];
+	if (!d->enabled)
+		return 0;
+
+	if (d->noreturn) {
+		/* exit_group never reaches sys_exit: account it now. */
+		__u64 args[TRACE_MAX_ARGS] = {};
+		__u64 now = bpf_ktime_get_ns();
+		if (want_summary)
+			update_summary(tid, tgid, id, 0, 0);
+		if (want_events && !only_failures && !min_duration_ns) {
+			read_args((struct pt_regs *)ctx->args[0], args);
+			emit_event(tid, tgid, id, TRACE_EV_NORETURN, now, 0, 0, args);
+		}
+		return 0;
+	}
+
+	struct trace_inflight *in = bpf_map_lookup_elem(&inflight, &tid);
+	if (!in) {
+		struct trace_inflight z = {};
+		bpf_map_update_elem(&inflight, &tid, &z, BPF_NOEXIST);
+		in = bpf_map_lookup_elem(&inflight, &tid);
+		if (!in) {
+			count(TRACE_CNT_INFLIGHT_FULL);
+			return 0;
+		}
+	}
+	in->nr = id;
+	in->flags = 0;
+	if (want_events) {
+		read_args((struct pt_regs *)ctx->args[0], in->args);
+		if (d->ncopies && emit_aug(d, in->args, tid, id))
+			in->flags = TRACE_EV_AUG;
+	}
+	/* Last, so that copying the arguments is not part of the duration. */
+	in->ts = bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("raw_tp/sys_exit")
+int trace_sys_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)pid_tgid;
+	struct trace_inflight *in = bpf_map_lookup_elem(&inflight, &tid);
+
+	if (!in || !in->ts)
+		return 0;
+	__u64 ts = in->ts;
+	__u64 dur = bpf_ktime_get_ns() - ts;
+	__u32 nr = in->nr;
+	__s64 ret = (__s64)ctx->args[1];
+	in->ts = 0;
+	if (want_summary)
+		update_summary(tid, pid_tgid >> 32, nr, ret, dur);
+	if (!want_events)
+		return 0;
+	if (only_failures && !is_error(ret))
+		return 0;
+	if (dur < min_duration_ns)
+		return 0;
+	emit_event(tid, pid_tgid >> 32, nr, in->flags & TRACE_EV_AUG, ts, dur, ret, in->args);
+	return 0;
+}
+
+/* `-- CMD` follows forks: children of a traced process are traced. */
+SEC("raw_tp/sched_process_fork")
+int BPF_PROG(trace_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ptgid = BPF_CORE_READ(parent, tgid);
+	__u32 ctgid = BPF_CORE_READ(child, tgid);
+
+	if (ptgid == ctgid)
+		return 0;	/* a thread: covered by its tgid */
+	__u8 *st = bpf_map_lookup_elem(&targets, &ptgid);
+	if (!st || *st != TRACE_TARGET_ON)
+		return 0;
+	__u8 on = TRACE_TARGET_ON;
+	bpf_map_update_elem(&targets, &ctgid, &on, BPF_ANY);
+	return 0;
+}
+
+/* Free the thread's inflight slot when it exits. */
+SEC("raw_tp/sched_process_exit")
+int trace_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	bpf_map_delete_elem(&inflight, &tid);
+	return 0;
+}
+
+/* The cost floor for the benchmark (--bench-floor): empty programs on the
+ * same hooks. Not loaded otherwise. */
+SEC("raw_tp/sys_enter")
+int floor_sys_enter(struct bpf_raw_tracepoint_args *ctx)
+{
+	return 0;
+}
+
+SEC("raw_tp/sys_exit")
+int floor_sys_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+	return 0;
+}

@@ -64,6 +64,7 @@ struct bpfobj {
 };
 
 static const char *kernel_feature_missing(const char *sec);
+static uint32_t map_def_value_type(const struct btf *btf, const char *map_name);
 
 /* ------------------------------------------------------------------ open */
 
@@ -350,6 +351,16 @@ struct bpfobj *bpfobj_open(const char *path, char *const *sets, int nr_sets, int
 		bpf_program__set_log_buf(p, bo->logs[i], PROG_LOG_SIZE);
 		i++;
 	}
+	/* A ring buffer declared with __type(value, struct X) names its record
+	 * type, but the kernel wants no value size: remember the type (found
+	 * again in the object's BTF by bpfobj_streams_open) and clear the size. */
+	struct bpf_map *m;
+	bpf_object__for_each_map(m, bo->obj) {
+		if (bpf_map__type(m) == BPF_MAP_TYPE_RINGBUF && bpf_map__value_size(m)) {
+			bpf_map__set_value_size(m, 0);
+			bpf_map__set_key_size(m, 0);
+		}
+	}
 	for (int s = 0; s < nr_sets; s++) {
 		err = apply_set(bo, sets[s]);
 		if (err) {
@@ -492,9 +503,28 @@ static const char *kernel_feature_missing(const char *sec)
 	return buf;
 }
 
+/* Effective capabilities from /proc/self/status (CapEff), or ~0 if unknown. */
+static uint64_t cap_effective(void)
+{
+	char *s = read_file("/proc/self/status", NULL);
+	uint64_t caps = ~0ULL;
+	const char *p = s ? strstr(s, "CapEff:") : NULL;
+	if (p)
+		caps = strtoull(p + 7, NULL, 16);
+	free(s);
+	return caps;
+}
+
 int bpfobj_check_support(struct bpfobj *bo, bool skip_unsupported)
 {
 	int bad = 0, enabled = 0;
+	uint64_t caps = cap_effective();
+	bool sys_admin = caps & (1ULL << 21), perfmon = caps & (1ULL << 38), bpf = caps & (1ULL << 39);
+	if (!sys_admin && !(bpf && perfmon)) {
+		pr_err("no permission to load %s: BPF tracing programs need root, or CAP_BPF and "
+		       "CAP_PERFMON; run with sudo", bo->path);
+		return -EPERM;
+	}
 	for (int i = 0; i < bo->nr_progs; i++) {
 		struct bpf_program *p = bo->progs[i];
 		if (!bpf_program__autoload(p))
@@ -518,24 +548,23 @@ int bpfobj_check_support(struct bpfobj *bo, bool skip_unsupported)
 	}
 	if (bad)
 		return -EOPNOTSUPP;
-	if (!enabled) {
-		pr_err("%s: no program to run%s", bo->path,
-		       bo->nr_progs ? " (every program was skipped as unsupported)"
-				    : " (the object has no BPF programs: put them in SEC(\"tp/...\") functions)");
-		return -ENOENT;
-	}
-	return 0;
+	return enabled;
 }
 
 /* ------------------------------------------------------------------ load */
 
 static libbpf_print_fn_t saved_print;
+static bool quiet_btf_retry;
 
 /* While loading, libbpf's copy of the verifier log is dropped: we print a
  * shorter one with the program's name and section. */
 static int load_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	if (strstr(fmt, "PROG LOAD LOG") || strstr(fmt, "-- BEGIN"))
+	if (strstr(fmt, "PROG LOAD LOG") || strstr(fmt, "-- BEGIN") ||
+	    strstr(fmt, "BPF program load failed") || strstr(fmt, "failed to load: %d"))
+		return 0;
+	/* ring buffers declared with a value type: expected, see bpfobj_open */
+	if (quiet_btf_retry && strstr(fmt, "Retrying without BTF"))
 		return 0;
 	if (saved_print) {
 		va_list c;
@@ -584,6 +613,11 @@ static bool have_privileges(void)
 
 int bpfobj_load(struct bpfobj *bo)
 {
+	struct bpf_map *m;
+	quiet_btf_retry = false;
+	bpf_object__for_each_map(m, bo->obj)
+		if (bpf_map__type(m) == BPF_MAP_TYPE_RINGBUF && map_def_value_type(bo->btf, bpf_map__name(m)))
+			quiet_btf_retry = true;
 	saved_print = libbpf_set_print(load_print);
 	int err = bpf_object__load(bo->obj);
 	libbpf_set_print(saved_print);
@@ -1182,8 +1216,9 @@ static void emit_hist(struct bpfobj *bo, const struct bpfobj_dump_opts *d, struc
 		free(delta);
 		return;
 	}
-	sb_printf(sb, "\n%s (log2 histogram):\n", title);
+	sb_printf(sb, "%s (log2 histogram):\n", title);
 	hist_log2_print(sb, counts, nr, "value");
+	sb_append(sb, "\n");
 }
 
 /* Histogram shapes: an array map of integer counts (log2 slots), or any map
@@ -1358,6 +1393,7 @@ static void dump_map_text(struct bpfobj *bo, struct strbuf *sb, const struct bpf
 		sb_append(sb, "  (empty)\n");
 	else if (zero)
 		sb_printf(sb, "  (%zu zero entr%s not shown)\n", zero, zero == 1 ? "y" : "ies");
+	sb_append(sb, "\n");
 }
 
 int bpfobj_dump_maps(struct bpfobj *bo, const struct bpfobj_dump_opts *d)

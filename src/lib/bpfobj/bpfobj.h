@@ -41,7 +41,9 @@ bool bpfobj_has_global(const struct bpfobj *bo, const char *name);
 /* Probe the running kernel for what each program's section needs (kprobes,
  * uprobes, tracing programs, the named tracepoint, ...). A program the kernel
  * cannot serve is an error naming the missing feature, or, with
- * skip_unsupported, a warning and the program is not loaded. */
+ * skip_unsupported, a warning and the program is not loaded. Returns the
+ * number of programs that will be loaded (0 is not an error here: the caller
+ * decides) or -EOPNOTSUPP (reported). */
 int bpfobj_check_support(struct bpfobj *bo, bool skip_unsupported);
 
 /* Load into the kernel. A program the verifier rejects is reported with its

@@ -209,7 +209,9 @@ int pd_bpf_progs_decode(const void *buf, size_t len, pd_bpf_prog_fn fn, void *ct
 		struct bpf_prog_info info;
 		memset(&info, 0, sizeof(info));
 		memcpy(&info, b + pos, info_len < sizeof(info) ? info_len : sizeof(info));
-		const uint8_t *data = b + pos + info_len;
+		/* An aligned private copy: arrays hold u64/u32 records. */
+		uint8_t *data = xmalloc(data_len ? data_len : 1);
+		memcpy(data, b + pos + info_len, data_len);
 		pos += info_len + data_len;
 		bool bad = false;
 		for (int a = 0; a < PD_BPIL_MAX; a++) {
@@ -230,9 +232,11 @@ int pd_bpf_progs_decode(const void *buf, size_t len, pd_bpf_prog_fn fn, void *ct
 		if (bad) {
 			pr_warn("HEADER_BPF_PROG_INFO entry %u (prog id %u) has arrays outside its data; "
 				"skipped", i, info.id);
+			free(data);
 			continue;
 		}
 		fn(ctx, &info);
+		free(data);
 		done++;
 	}
 	return done;

@@ -36,7 +36,7 @@ struct pd_btf_blob {
 void pd_btfs_encode(struct strbuf *b, const struct pd_btf_blob *btfs, size_t n);
 
 /* Decode HEADER_BPF_PROG_INFO: fn gets each info with the array pointer
- * fields relocated to real addresses inside the section (valid during the
+ * fields relocated to real addresses in an aligned private copy (valid during the
  * call). Entries with out-of-bounds arrays are skipped with a warning.
  * Returns the number of entries or -1 if the section is malformed. */
 typedef void (*pd_bpf_prog_fn)(void *ctx, const struct bpf_prog_info *info);

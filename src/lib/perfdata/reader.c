@@ -22,6 +22,7 @@ struct pd_file {
 	const uint8_t *buf;
 	size_t len;
 	bool mapped;
+	void *owned;	/* aligned copy of a caller's misaligned buffer */
 	bool pipe;
 	uint64_t data_off, data_size;
 	struct pd_event *events;
@@ -236,6 +237,11 @@ static int open_file_mode(struct pd_file *f, char *err, size_t errlen)
 	}
 	f->data_off = h.data.offset;
 	f->data_size = h.data.size;
+	if (h.data.offset % 8) {
+		seterr(err, errlen, "header at offset 40: data section offset %llu is not 8-byte aligned: "
+		       "corrupt file", (unsigned long long)h.data.offset);
+		return -EINVAL;
+	}
 	if (h.data.offset > f->len) {
 		seterr(err, errlen, "data section starts at offset %llu, past the end of the %zu-byte file "
 		       "(truncated file?)", (unsigned long long)h.data.offset, f->len);
@@ -356,6 +362,12 @@ struct pd_file *pd_open_mem(const void *buf, size_t len, char *err, size_t errle
 	struct pd_file *f = xcalloc(1, sizeof(*f));
 	f->buf = buf;
 	f->len = len;
+	if ((uintptr_t)buf % 8) {
+		/* Records are read in place: they need their natural alignment. */
+		f->owned = xmalloc(len);
+		memcpy(f->owned, buf, len);
+		f->buf = f->owned;
+	}
 	return open_common(f, err, errlen);
 }
 
@@ -402,6 +414,7 @@ void pd_close(struct pd_file *f)
 		return;
 	if (f->mapped)
 		munmap((void *)f->buf, f->len);
+	free(f->owned);
 	for (size_t i = 0; i < f->nevents; i++) {
 		free(f->events[i].name);
 		free(f->events[i].ids);

@@ -81,6 +81,10 @@ const char *machine_comm_of(struct machine *m, int pid, int tid);
 struct bpf_prog_info;
 void machine_bpf_prog_info(struct machine *m, const struct bpf_prog_info *info);
 
+/* C++ names with their parameter lists (perf -v); default: without, as perf
+ * shows them. Call before the first machine_resolve(). */
+void machine_set_demangle_params(struct machine *m, bool params);
+
 /* Intern a string in the machine's string table (stable pointer). */
 const char *machine_intern(struct machine *m, const char *s);
 

@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Text table (perf report --stdio layout, perf 6.1), JSON and folded stacks.
+ *
+ * Layout facts reproduced from perf (ui/stdio/hist.c, util/sort.c):
+ * - "  " before every column, including the first; overhead columns are 8
+ *   wide ("%7.2f%%" right-aligned after the separator);
+ * - key columns are as wide as their widest value over ALL entries (also
+ *   those hidden by --percent-limit), at least the header; every column but
+ *   the last is padded, and the symbol column ("[k] name") is never padded;
+ * - unresolved symbols widen the symbol column to 22 and the dso to 16;
+ * - call graphs: 12 spaces of margin, a single chain whose period equals the
+ *   entry's is printed after "---" without percentage, branches as
+ *   "|--NN.NN%--" / " --NN.NN%--" with the percentage of the total period,
+ *   runs of frames without branch nor samples of their own on one node,
+ *   branches below callgraph_limit percent of the total hidden. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "log.h"
+#include "out/out.h"
+#include "util.h"
+
+static double pct(uint64_t v, uint64_t total)
+{
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+/* perf's convert_unit(): "6K", "12M", or the plain number followed by a space. */
+static void fmt_samples(char *buf, size_t len, uint64_t n)
+{
+	char unit = ' ';
+
+	if (n > 1000) {
+		n /= 1000;
+		unit = 'K';
+	}
+	if (n > 1000) {
+		n /= 1000;
+		unit = 'M';
+	}
+	if (n > 1000) {
+		n /= 1000;
+		unit = 'G';
+	}
+	snprintf(buf, len, "%llu%c", (unsigned long long)n, unit);
+}
+
+static bool is_unresolved_sym(const char *s)
+{
+	/* machine_resolve() names unresolved addresses "0x%016llx" */
+	if (!s || s[0] != '0' || s[1] != 'x' || strlen(s) != 18)
+		return false;
+	for (int i = 2; i < 18; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return true;
+}
+
+static const char *nz(const char *s)
+{
+	return s ? s : "[unknown]";
+}
+
+static bool shown_entry(const struct hist *h, const struct hist_entry *e, const struct out_opts *o)
+{
+	if (o->percent_limit <= 0)
+		return true;
+	uint64_t v = hist_opts(h)->children ? e->children : e->self;
+	/* perf compares in float */
+	float p = (float)pct(v, hist_total_period(h));
+	return !(p < (float)o->percent_limit);
+}
+
+/* ---- table ----------------------------------------------------------------- */
+
+struct cols {
+	int w[SORT__MAX];
+};
+
+/* perf's column headers ("Pid:Command" is indented in perf's sort.c) */
+static const char *col_header(enum sort_key k)
+{
+	return k == SORT_PID ? "    Pid:Command" : sort_key_header(k);
+}
+
+static void compute_widths(const struct hist *h, struct cols *c)
+{
+	const struct hist_opts *ho = hist_opts(h);
+	size_t n = hist_nr_entries(h);
+	size_t comm = 0, dso = 0, sym = 0;
+	bool unres = false;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct hist_entry *e = hist_entry_at(h, i);
+		size_t l = strlen(nz(e->comm));
+		if (l > comm)
+			comm = l;
+		l = strlen(nz(e->dso));
+		if (l > dso)
+			dso = l;
+		l = strlen(nz(e->sym)) + 4;
+		if (l > sym)
+			sym = l;
+		if (is_unresolved_sym(e->sym))
+			unres = true;
+	}
+	if (unres) {
+		if (sym < 22)
+			sym = 22;
+		if (dso < 16)
+			dso = 16;
+	}
+	for (int k = 0; k < ho->nkeys; k++) {
+		enum sort_key key = ho->keys[k];
+		size_t w = strlen(col_header(key));
+		switch (key) {
+		case SORT_COMM:
+			w = w > comm ? w : comm;
+			break;
+		case SORT_PID:
+			w = w > comm + 8 ? w : comm + 8;
+			break;
+		case SORT_TID:
+			w = 7;
+			break;
+		case SORT_DSO:
+			w = w > dso ? w : dso;
+			break;
+		case SORT_SYM:
+			w = w > sym ? w : sym;
+			break;
+		case SORT_CPU:
+		default:
+			break;
+		}
+		c->w[key] = (int)w;
+	}
+}
+
+static void print_dots(FILE *f, int n)
+{
+	for (int i = 0; i < n; i++)
+		fputc('.', f);
+}
+
+static void print_header(FILE *f, const struct hist *h, const struct cols *c)
+{
+	const struct hist_opts *ho = hist_opts(h);
+
+	if (ho->children)
+		fprintf(f, "# Children      Self");
+	else
+		fprintf(f, "# Overhead");
+	for (int k = 0; k < ho->nkeys; k++) {
+		enum sort_key key = ho->keys[k];
+		if (key == SORT_TID)
+			fprintf(f, "  %*s", c->w[key], col_header(key));
+		else
+			fprintf(f, "  %-*s", c->w[key], col_header(key));
+	}
+	fprintf(f, "\n# ........");
+	if (ho->children)
+		fprintf(f, "  ........");
+	for (int k = 0; k < ho->nkeys; k++) {
+		fputs("  ", f);
+		print_dots(f, c->w[ho->keys[k]]);
+	}
+	fprintf(f, "\n#\n");
+}
+
+static void print_row(FILE *f, const struct hist *h, const struct hist_entry *e, const struct cols *c)
+{
+	const struct hist_opts *ho = hist_opts(h);
+	uint64_t total = hist_total_period(h);
+
+	if (ho->children)
+		fprintf(f, "  %7.2f%%", pct(e->children, total));
+	fprintf(f, "  %7.2f%%", pct(e->self, total));
+	for (int k = 0; k < ho->nkeys; k++) {
+		enum sort_key key = ho->keys[k];
+		bool last = k == ho->nkeys - 1;
+		int w = c->w[key];
+		fputs("  ", f);
+		switch (key) {
+		case SORT_COMM:
+			fprintf(f, "%-*.*s", w, w, nz(e->comm));
+			break;
+		case SORT_PID:
+			fprintf(f, "%7d:%-*.*s", e->pid, w - 8, w - 8, nz(e->comm));
+			break;
+		case SORT_TID:
+			fprintf(f, "%*d", w, e->tid);
+			break;
+		case SORT_DSO:
+			fprintf(f, "%-*.*s", w, w, nz(e->dso));
+			break;
+		case SORT_SYM: {
+			int n = fprintf(f, "[%c] %s", e->level ? e->level : '?', nz(e->sym));
+			if (!last && n < w)
+				fprintf(f, "%*s", w - n, "");
+			break;
+		}
+		case SORT_CPU:
+			fprintf(f, "%*.*d", w, w, e->cpu);
+			break;
+		default:
+			break;
+		}
+	}
+	fputc('\n', f);
+}
+
+/* Call graph printing state. */
+struct cg {
+	FILE *f;
+	uint64_t total;
+	uint64_t min_hit;
+	bool printed;
+	int left_margin;
+};
+
+static const char *cg_name(const struct callchain_node *n)
+{
+	return n->frame && n->frame->sym ? n->frame->sym : "[unknown]";
+}
+
+static void cg_margin(struct cg *g)
+{
+	fprintf(g->f, "            %*s", g->left_margin, "");
+}
+
+/* The node that ends the run starting at n (perf keeps such runs in one node). */
+static const struct callchain_node *run_end(const struct callchain_node *n)
+{
+	while (n->nkids == 1 && n->kids[0]->period == n->period)
+		n = n->kids[0];
+	return n;
+}
+
+static size_t visible_kids(const struct cg *g, const struct callchain_node *n)
+{
+	size_t k = 0;
+	/* kids are sorted by period, descending */
+	while (k < n->nkids && n->kids[k]->period >= g->min_hit)
+		k++;
+	return k;
+}
+
+static void cg_line(struct cg *g, int depth, const unsigned char *mask)
+{
+	cg_margin(g);
+	for (int i = 0; i < depth; i++)
+		fputs(mask[i] ? "|          " : "           ", g->f);
+	fputc('\n', g->f);
+	g->printed = true;
+}
+
+static void cg_frame(struct cg *g, const struct callchain_node *run_node, const struct callchain_node *n,
+		     int depth, const unsigned char *mask, int idx)
+{
+	cg_margin(g);
+	for (int i = 0; i < depth; i++) {
+		fputc(mask[i] ? '|' : ' ', g->f);
+		if (!idx && i == depth - 1)
+			fprintf(g->f, "--%.2f%%--", pct(run_node->period, g->total));
+		else
+			fputs("          ", g->f);
+	}
+	fprintf(g->f, "%s\n", cg_name(n));
+	g->printed = true;
+}
+
+static void cg_rec(struct cg *g, const struct callchain_node *parent, int depth, const unsigned char *mask)
+{
+	size_t nk = visible_kids(g, parent);
+	unsigned char *new_mask = xmalloc((size_t)depth + 2);
+
+	memcpy(new_mask, mask, (size_t)depth);
+	new_mask[depth] = 0;
+	new_mask[depth + 1] = 0;
+	for (size_t k = 0; k < nk; k++) {
+		const struct callchain_node *child = parent->kids[k];
+		if (k + 1 == nk)
+			new_mask[depth - 1] = 0;
+		cg_line(g, depth, mask);
+		const struct callchain_node *n = child;
+		int idx = 0;
+		for (;;) {
+			cg_frame(g, child, n, depth, new_mask, idx++);
+			if (n->nkids == 1 && n->kids[0]->period == n->period)
+				n = n->kids[0];
+			else
+				break;
+		}
+		unsigned char save = new_mask[depth];
+		new_mask[depth] = 1;
+		cg_rec(g, n, depth + 1, new_mask);
+		new_mask[depth] = save;
+	}
+	free(new_mask);
+}
+
+static void print_callgraph(FILE *f, const struct hist *h, const struct hist_entry *e, const struct out_opts *o)
+{
+	const struct hist_opts *ho = hist_opts(h);
+	const struct callchain_node *root = e->callers;
+
+	if (!root)
+		return;
+	struct cg g = { .f = f, .total = hist_total_period(h) };
+	double lim = o->callgraph_limit;
+	if (lim < 0)
+		lim = 0;
+	g.min_hit = (uint64_t)((double)g.total * (lim / 100.0));
+	uint64_t parent_samples = ho->children ? e->children : e->self;
+	size_t ntop = visible_kids(&g, root);
+	const struct callchain_node *base = root;
+
+	if (ntop == 1 && root->kids[0]->period == parent_samples) {
+		const struct callchain_node *n = root->kids[0], *end = run_end(n);
+		bool skip_first = ho->nkeys > 0 && ho->keys[0] == SORT_SYM;
+		bool printed = false;
+		for (int i = 0;; i++) {
+			if (!(i == 0 && skip_first)) {
+				if (!printed) {
+					cg_margin(&g);
+					fputs("|\n", f);
+					cg_margin(&g);
+					fputs("---", f);
+					g.left_margin += 3;
+					printed = true;
+				} else {
+					cg_margin(&g);
+				}
+				fprintf(f, "%s\n", cg_name(n));
+				g.printed = true;
+			}
+			if (n == end)
+				break;
+			n = n->kids[0];
+		}
+		base = end;
+	}
+	unsigned char mask[2] = { 1, 0 };
+	cg_rec(&g, base, 1, mask);
+	if (g.printed)
+		fputc('\n', f);
+}
+
+int out_table(FILE *f, const struct hist *h, const struct out_opts *o)
+{
+	char nbuf[32];
+	struct cols c = { { 0 } };
+	uint64_t nsamples = o->total_samples ? o->total_samples : hist_total_samples(h);
+
+	fmt_samples(nbuf, sizeof(nbuf), nsamples);
+	fprintf(f, "#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)o->lost_samples);
+	fprintf(f, "# Samples: %s of event '%s'\n", nbuf, o->event_name ? o->event_name : "cpu-clock");
+	fprintf(f, "# Event count (approx.): %llu\n#\n", (unsigned long long)hist_total_period(h));
+	compute_widths(h, &c);
+	print_header(f, h, &c);
+	for (size_t i = 0; i < hist_nr_entries(h); i++) {
+		const struct hist_entry *e = hist_entry_at(h, i);
+		if (!shown_entry(h, e, o))
+			continue;
+		print_row(f, h, e, &c);
+		if (o->callgraph)
+			print_callgraph(f, h, e, o);
+	}
+	fputs("\n\n", f);
+	if (ferror(f)) {
+		pr_err("writing the report: %s; check the output file and the free space", strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+int out_json(FILE *f, const struct hist *h, const struct out_opts *o)
+{
+	const struct hist_opts *ho = hist_opts(h);
+	uint64_t total = hist_total_period(h);
+	struct json_writer *jw = jw_new(f, false);
+
+	jw_start_object(jw);
+	jw_kv_uint(jw, "total_samples", o->total_samples ? o->total_samples : hist_total_samples(h));
+	jw_kv_uint(jw, "lost_samples", o->lost_samples);
+	jw_kv_uint(jw, "total_period", total);
+	jw_kv_string(jw, "event", o->event_name ? o->event_name : "cpu-clock");
+	jw_key(jw, "entries");
+	jw_start_array(jw);
+	for (size_t i = 0; i < hist_nr_entries(h); i++) {
+		const struct hist_entry *e = hist_entry_at(h, i);
+		if (!shown_entry(h, e, o))
+			continue;
+		jw_start_object(jw);
+		jw_key(jw, "self");
+		jw_double_prec(jw, pct(e->self, total), 2);
+		jw_key(jw, "children");
+		jw_double_prec(jw, pct(e->children, total), 2);
+		jw_kv_uint(jw, "samples", e->nr_samples);
+		for (int k = 0; k < ho->nkeys; k++) {
+			switch (ho->keys[k]) {
+			case SORT_COMM:
+				jw_kv_string(jw, "comm", nz(e->comm));
+				break;
+			case SORT_PID:
+				jw_kv_int(jw, "pid", e->pid);
+				break;
+			case SORT_TID:
+				jw_kv_int(jw, "tid", e->tid);
+				break;
+			case SORT_DSO:
+				jw_kv_string(jw, "dso", nz(e->dso));
+				break;
+			case SORT_SYM:
+				jw_kv_string(jw, "symbol", nz(e->sym));
+				break;
+			case SORT_CPU:
+				jw_kv_int(jw, "cpu", e->cpu);
+				break;
+			default:
+				break;
+			}
+		}
+		jw_end_object(jw);
+	}
+	jw_end_array(jw);
+	jw_end_object(jw);
+	jw_free(jw);
+	if (ferror(f)) {
+		pr_err("writing the JSON report: %s; check the output file and the free space",
+		       strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- folded stacks -------------------------------------------------------------- */
+
+static void put_folded_name(FILE *f, const char *s)
+{
+	/* ';' separates frames and a line is one stack: keep both unambiguous */
+	for (; *s; s++) {
+		char ch = *s;
+		if (ch == ';')
+			ch = ':';
+		else if (ch == '\n' || ch == '\r')
+			ch = ' ';
+		fputc(ch, f);
+	}
+}
+
+static void folded_cb(void *ctx, const char *comm, const struct hist_frame *const *frames, size_t nframes,
+		      uint64_t period, uint64_t samples)
+{
+	FILE *f = ctx;
+
+	(void)period;
+	put_folded_name(f, nz(comm));
+	for (size_t i = 0; i < nframes; i++) {
+		fputc(';', f);
+		put_folded_name(f, nz(frames[i]->sym));
+	}
+	fprintf(f, " %llu\n", (unsigned long long)samples);
+}
+
+int out_folded(FILE *f, const struct hist *h)
+{
+	hist_stacks_walk(h, folded_cb, f);
+	if (ferror(f)) {
+		pr_err("writing folded stacks: %s; check the output file and the free space",
+		       strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,655 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* User-space objects: function symbols of ELF files (.symtab, else .dynsym
+ * plus a separate debug file found by build-id or .gnu_debuglink, else the
+ * .gnu_debugdata minidebuginfo through libdwfl), their PT_LOAD segments to map
+ * file offsets to link-time addresses, the vDSO from this process's own image
+ * and JIT symbols from /tmp/perf-PID.map. Every input is untrusted: sizes and
+ * indexes are checked, nothing is assumed NUL-terminated. */
+#include "sym_int.h"
+#include "log.h"
+#include "util.h"
+
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef NT_GNU_BUILD_ID
+#define NT_GNU_BUILD_ID 3
+#endif
+#ifndef STT_GNU_IFUNC
+#define STT_GNU_IFUNC 10
+#endif
+
+static void elf_init(void)
+{
+	static bool done;
+	if (!done) {
+		elf_version(EV_CURRENT);
+		done = true;
+	}
+}
+
+static bool read_build_id(Elf *e, uint8_t *out, size_t *len)
+{
+	Elf_Scn *scn = NULL;
+	/* Sections first (cheap), then PT_NOTE segments (stripped section headers). */
+	for (int pass = 0; pass < 2; pass++) {
+		size_t nph = 0;
+		if (pass == 1 && elf_getphdrnum(e, &nph) < 0)
+			return false;
+		for (size_t i = 0;; i++) {
+			Elf_Data *data = NULL;
+			if (pass == 0) {
+				scn = elf_nextscn(e, scn);
+				if (!scn)
+					break;
+				GElf_Shdr sh;
+				if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+					continue;
+				data = elf_getdata(scn, NULL);
+			} else {
+				if (i >= nph)
+					break;
+				GElf_Phdr ph;
+				if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_NOTE)
+					continue;
+				data = elf_getdata_rawchunk(e, (int64_t)ph.p_offset, ph.p_filesz,
+							    ph.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR);
+			}
+			if (!data || !data->d_buf)
+				continue;
+			size_t off = 0, noff, doff;
+			GElf_Nhdr nh;
+			while (off < data->d_size &&
+			       (off = gelf_getnote(data, off, &nh, &noff, &doff)) > 0) {
+				if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+				    memcmp((char *)data->d_buf + noff, "GNU", 4) != 0 ||
+				    !nh.n_descsz)
+					continue;
+				size_t n = nh.n_descsz > 20 ? 20 : nh.n_descsz;
+				memcpy(out, (char *)data->d_buf + doff, n);
+				*len = n;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+static void read_segs(Elf *e, struct seg **segs, size_t *nsegs)
+{
+	size_t nph = 0;
+	*segs = NULL;
+	*nsegs = 0;
+	if (elf_getphdrnum(e, &nph) < 0 || !nph)
+		return;
+	if (nph > 4096)
+		nph = 4096;
+	*segs = xcalloc(nph, sizeof(**segs));
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		struct seg *s = &(*segs)[(*nsegs)++];
+		s->off = ph.p_offset;
+		s->vaddr = ph.p_vaddr;
+		s->filesz = ph.p_filesz;
+	}
+}
+
+static uint8_t bind_rank(unsigned bind)
+{
+	return bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
+}
+
+static bool is_func_sym(const GElf_Sym *s)
+{
+	unsigned t = GELF_ST_TYPE(s->st_info);
+	return (t == STT_FUNC || t == STT_GNU_IFUNC) && s->st_shndx != SHN_UNDEF &&
+	       s->st_value != 0;
+}
+
+/* Function symbols of sections of type sh_type into st. Returns the count. */
+static size_t read_sym_section(Elf *e, Elf64_Word sh_type, struct symtab *st)
+{
+	GElf_Ehdr eh;
+	if (!gelf_getehdr(e, &eh))
+		return 0;
+	size_t count = 0;
+	/* Section ends bound symbols without a size (_init must not swallow .plt). */
+	size_t nsec = 0;
+	uint64_t *sec_end = NULL;
+	if (elf_getshdrnum(e, &nsec) == 0 && nsec && nsec < 65536) {
+		sec_end = xcalloc(nsec, sizeof(*sec_end));
+		for (size_t i = 0; i < nsec; i++) {
+			GElf_Shdr sh;
+			Elf_Scn *s = elf_getscn(e, i);
+			if (s && gelf_getshdr(s, &sh) && (sh.sh_flags & SHF_ALLOC) &&
+			    sh.sh_addr + sh.sh_size > sh.sh_addr)
+				sec_end[i] = sh.sh_addr + sh.sh_size;
+		}
+	}
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != sh_type || sh.sh_type == SHT_NOBITS)
+			continue;
+		Elf_Scn *strscn = elf_getscn(e, sh.sh_link);
+		GElf_Shdr strsh;
+		if (!strscn || !gelf_getshdr(strscn, &strsh) || strsh.sh_type != SHT_STRTAB)
+			continue;
+		Elf_Data *data = elf_getdata(scn, NULL);
+		Elf_Data *strd = elf_getdata(strscn, NULL);
+		if (!data || !strd || !data->d_buf || !strd->d_buf || !strd->d_size)
+			continue;
+		size_t entsize = gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT);
+		if (!entsize)
+			continue;
+		size_t nsyms = data->d_size / entsize;
+		/* A private copy of the string table with a guard NUL: names stay
+		 * valid after the file is closed and are always terminated. */
+		char *blob = xmalloc(strd->d_size + 1);
+		memcpy(blob, strd->d_buf, strd->d_size);
+		blob[strd->d_size] = '\0';
+		symtab_own(st, blob);
+		for (size_t i = 1; i < nsyms; i++) {
+			GElf_Sym sym;
+			if (!gelf_getsym(data, (int)i, &sym) || !is_func_sym(&sym))
+				continue;
+			if (sym.st_name >= strd->d_size || !blob[sym.st_name])
+				continue;
+			uint64_t start = sym.st_value;
+			if (eh.e_machine == EM_ARM)
+				start &= ~1ull;	/* Thumb bit */
+			uint64_t end = sym.st_size && start + sym.st_size > start ?
+				start + sym.st_size : 0;
+			symtab_add(st, start, end, blob + sym.st_name, NULL,
+				   bind_rank(GELF_ST_BIND(sym.st_info)));
+			if (!end && sec_end && sym.st_shndx < nsec)
+				st->syms[st->n - 1].limit = sec_end[sym.st_shndx];
+			count++;
+		}
+	}
+	free(sec_end);
+	return count;
+}
+
+static bool has_section(Elf *e, const char *name, Elf_Scn **out)
+{
+	size_t shstrndx;
+	if (elf_getshdrstrndx(e, &shstrndx) < 0)
+		return false;
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		const char *n = elf_strptr(e, shstrndx, sh.sh_name);
+		if (n && strcmp(n, name) == 0) {
+			if (out)
+				*out = scn;
+			return sh.sh_type != SHT_NOBITS;
+		}
+	}
+	return false;
+}
+
+
+/* x86-64 PLT stubs as perf names them, "<target>@plt": one 16-byte entry per
+ * .rela.plt relocation, in .plt.sec when present (IBT), else in .plt after
+ * its 16-byte header. */
+static void read_plt_syms(Elf *e, struct symtab *st)
+{
+	GElf_Ehdr eh;
+	Elf_Scn *rela = NULL, *plt = NULL, *pltsec = NULL;
+	if (!gelf_getehdr(e, &eh) || eh.e_machine != EM_X86_64 ||
+	    !has_section(e, ".rela.plt", &rela) || !has_section(e, ".plt", &plt))
+		return;
+	has_section(e, ".plt.sec", &pltsec);
+	GElf_Shdr rsh, psh;
+	if (!gelf_getshdr(rela, &rsh) || rsh.sh_type != SHT_RELA ||
+	    !gelf_getshdr(pltsec ? pltsec : plt, &psh))
+		return;
+	uint64_t base = psh.sh_addr + (pltsec ? 0 : 16);
+	Elf_Scn *dynsym = elf_getscn(e, rsh.sh_link);
+	GElf_Shdr dsh;
+	if (!dynsym || !gelf_getshdr(dynsym, &dsh) || dsh.sh_type != SHT_DYNSYM)
+		return;
+	Elf_Scn *strscn = elf_getscn(e, dsh.sh_link);
+	Elf_Data *rd = elf_getdata(rela, NULL), *sd = elf_getdata(dynsym, NULL);
+	Elf_Data *strd = strscn ? elf_getdata(strscn, NULL) : NULL;
+	size_t relsz = gelf_fsize(e, ELF_T_RELA, 1, EV_CURRENT);
+	if (!rd || !sd || !strd || !strd->d_buf || !relsz)
+		return;
+	size_t n = rd->d_size / relsz;
+	struct strbuf names = { 0 };
+	size_t *offs = xcalloc(n ? n : 1, sizeof(*offs));
+	size_t k = 0;
+	for (size_t i = 0; i < n && 16 * (i + 1) <= psh.sh_size; i++) {
+		GElf_Rela r;
+		GElf_Sym sym;
+		if (!gelf_getrela(rd, (int)i, &r) ||
+		    !gelf_getsym(sd, (int)GELF_R_SYM(r.r_info), &sym) || sym.st_name >= strd->d_size)
+			continue;
+		const char *nm = (const char *)strd->d_buf + sym.st_name;
+		size_t len = strnlen(nm, strd->d_size - sym.st_name);
+		if (!len)
+			continue;
+		offs[i] = names.len + 1;	/* 0 = none */
+		sb_append_len(&names, nm, len);
+		sb_append_len(&names, "@plt", 5);	/* with its NUL */
+		k++;
+	}
+	if (k) {
+		symtab_own(st, names.buf);
+		for (size_t i = 0; i < n; i++)
+			if (offs[i])
+				symtab_add(st, base + 16 * i, base + 16 * (i + 1),
+					   names.buf + offs[i] - 1, NULL, 2);
+	} else {
+		sb_free(&names);
+	}
+	free(offs);
+}
+
+/* An opened ELF file. */
+struct elf_file {
+	int fd;
+	Elf *e;
+};
+
+static bool elf_file_open(const char *path, struct elf_file *f)
+{
+	elf_init();
+	f->e = NULL;
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0)
+		return false;
+	struct stat st;
+	if (fstat(f->fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(f->fd);
+		f->fd = -1;
+		return false;
+	}
+	f->e = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	GElf_Ehdr eh;
+	if (!f->e || elf_kind(f->e) != ELF_K_ELF || !gelf_getehdr(f->e, &eh)) {
+		if (f->e)
+			elf_end(f->e);
+		close(f->fd);
+		f->e = NULL;
+		f->fd = -1;
+		return false;
+	}
+	return true;
+}
+
+static void elf_file_close(struct elf_file *f)
+{
+	if (f->e)
+		elf_end(f->e);
+	if (f->fd >= 0)
+		close(f->fd);
+	f->e = NULL;
+	f->fd = -1;
+}
+
+static void hex_id(const uint8_t *id, size_t len, char *out)
+{
+	for (size_t i = 0; i < len; i++)
+		sprintf(out + 2 * i, "%02x", id[i]);
+	out[2 * len] = '\0';
+}
+
+static bool same_build_id(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+	/* perf pads build-ids to 20 bytes: compare the shorter length. */
+	size_t n = alen < blen ? alen : blen;
+	return n > 0 && memcmp(a, b, n) == 0;
+}
+
+/* Symbols from .gnu_debugdata (an xz-compressed ELF with a .symtab) through
+ * libdwfl, which decompresses it; separate debug files are handled by us, so
+ * the debuginfo callback finds nothing (and never asks debuginfod). */
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	(void)mod; (void)userdata; (void)modname; (void)base; (void)file_name;
+	(void)debuglink_file; (void)debuglink_crc; (void)debuginfo_file_name;
+	return -1;
+}
+
+static size_t read_minidebuginfo(const char *path, struct symtab *st)
+{
+	static const Dwfl_Callbacks cb = {
+		.find_elf = dwfl_build_id_find_elf,
+		.find_debuginfo = no_debuginfo,
+		.section_address = dwfl_offline_section_address,
+	};
+	Dwfl *dwfl = dwfl_begin(&cb);
+	if (!dwfl)
+		return 0;
+	size_t count = 0;
+	Dwfl_Module *mod = dwfl_report_offline(dwfl, "", path, -1);
+	dwfl_report_end(dwfl, NULL, NULL);
+	GElf_Addr bias = 0;
+	if (!mod || !dwfl_module_getelf(mod, &bias)) {
+		dwfl_end(dwfl);
+		return 0;
+	}
+	int n = dwfl_module_getsymtab(mod);
+	struct strbuf names = {0};
+	struct pending { uint64_t start, end; size_t name; uint8_t rank; } *pend = NULL;
+	size_t npend = 0, cap = 0;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, NULL, NULL, NULL);
+		if (!name || !*name || !is_func_sym(&sym) || addr < bias)
+			continue;
+		ARRAY_GROW(pend, cap, npend + 1);
+		uint64_t start = addr - bias;
+		pend[npend].start = start;
+		pend[npend].end = sym.st_size ? start + sym.st_size : 0;
+		pend[npend].name = names.len;
+		pend[npend].rank = bind_rank(GELF_ST_BIND(sym.st_info));
+		npend++;
+		sb_append_len(&names, name, strlen(name) + 1);
+	}
+	dwfl_end(dwfl);
+	if (npend) {
+		symtab_own(st, names.buf);
+		for (size_t i = 0; i < npend; i++)
+			symtab_add(st, pend[i].start, pend[i].end, names.buf + pend[i].name, NULL,
+				   pend[i].rank);
+		count = npend;
+	} else {
+		sb_free(&names);
+	}
+	free(pend);
+	return count;
+}
+
+/* A separate debug file with a .symtab for the main file: by build-id, then
+ * by .gnu_debuglink next to the file, in .debug/ and under /usr/lib/debug. */
+static bool load_debug_file(Elf *main, const char *path, const char *root,
+			    const uint8_t *bid, size_t bidlen, struct symtab *st)
+{
+	char *cand[5];
+	int nc = 0;
+	if (bidlen >= 2) {
+		char hex[41];
+		hex_id(bid, bidlen, hex);
+		cand[nc++] = xasprintf("%s/usr/lib/debug/.build-id/%.2s/%s.debug", root, hex,
+				       hex + 2);
+		/* perf's build-id cache keeps debug files too (perf buildid-cache). */
+		const char *home = getenv("HOME");
+		if (home && *home)
+			cand[nc++] = xasprintf("%s/.debug/.build-id/%.2s/%s/debug", home, hex,
+					       hex + 2);
+	}
+	Elf_Scn *scn;
+	if (has_section(main, ".gnu_debuglink", &scn)) {
+		Elf_Data *d = elf_getdata(scn, NULL);
+		if (d && d->d_buf && d->d_size > 1) {
+			size_t n = strnlen(d->d_buf, d->d_size);
+			if (n > 0 && n < 256 && !memchr(d->d_buf, '/', n)) {
+				char *link = xstrndup(d->d_buf, n);
+				const char *slash = strrchr(path, '/');
+				char *dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+				cand[nc++] = xasprintf("%s%s/%s", root, dir, link);
+				cand[nc++] = xasprintf("%s%s/.debug/%s", root, dir, link);
+				cand[nc++] = xasprintf("%s/usr/lib/debug%s/%s", root, dir, link);
+				free(dir);
+				free(link);
+			}
+		}
+	}
+	bool done = false;
+	for (int i = 0; i < nc && !done; i++) {
+		struct elf_file f;
+		if (strcmp(cand[i], path) == 0 || !elf_file_open(cand[i], &f))
+			continue;
+		uint8_t dbid[20];
+		size_t dlen = 0;
+		bool ok = true;
+		if (bidlen && read_build_id(f.e, dbid, &dlen) && !same_build_id(bid, bidlen, dbid, dlen))
+			ok = false;
+		size_t n = ok ? read_sym_section(f.e, SHT_SYMTAB, st) : 0;
+		elf_file_close(&f);
+		if (n) {
+			pr_debug("symbols of %s from %s", path, cand[i]);
+			done = true;
+		}
+	}
+	for (int i = 0; i < nc; i++)
+		free(cand[i]);
+	return done;
+}
+
+static void load_elf_syms(struct elf_file *f, const char *path, const char *root,
+			  struct symtab *st)
+{
+	uint8_t bid[20];
+	size_t bidlen = 0;
+	read_build_id(f->e, bid, &bidlen);
+	read_plt_syms(f->e, st);
+	if (read_sym_section(f->e, SHT_SYMTAB, st))
+		return;
+	bool mini = has_section(f->e, ".gnu_debugdata", NULL);
+	if (load_debug_file(f->e, path, root, bid, bidlen, st)) {
+		read_sym_section(f->e, SHT_DYNSYM, st);
+		return;
+	}
+	if (mini) {
+		char *full = xasprintf("%s%s", root, path);
+		size_t n = read_minidebuginfo(full, st);
+		free(full);
+		if (n)
+			return;	/* dwfl gave .dynsym and the minidebuginfo symbols */
+	}
+	read_sym_section(f->e, SHT_DYNSYM, st);
+}
+
+bool elf_mem_load_syms(const void *data, size_t size, struct symtab *st, struct seg **segs,
+		       size_t *nsegs)
+{
+	elf_init();
+	*segs = NULL;
+	*nsegs = 0;
+	if (!size)
+		return false;
+	char *copy = xmalloc(size);
+	memcpy(copy, data, size);
+	Elf *e = elf_memory(copy, size);
+	GElf_Ehdr eh;
+	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
+		if (e)
+			elf_end(e);
+		free(copy);
+		return false;
+	}
+	read_segs(e, segs, nsegs);
+	if (!read_sym_section(e, SHT_SYMTAB, st))
+		read_sym_section(e, SHT_DYNSYM, st);
+	elf_end(e);
+	free(copy);
+	symtab_finish(st, 1);
+	return true;
+}
+
+/* The vDSO of this process: the same kernel's image as the recorded one's
+ * when reporting on the machine that recorded. */
+static bool load_vdso(struct dso *d)
+{
+	uintptr_t base = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
+	if (!base)
+		return false;
+	const unsigned char *img = (const unsigned char *)base;
+	if (memcmp(img, ELFMAG, SELFMAG) != 0 || img[EI_CLASS] != ELFCLASS64)
+		return false;
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+	uint64_t size = eh->e_shoff + (uint64_t)eh->e_shnum * eh->e_shentsize;
+	const Elf64_Phdr *ph = (const Elf64_Phdr *)(img + eh->e_phoff);
+	for (int i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_offset + ph[i].p_filesz > size)
+			size = ph[i].p_offset + ph[i].p_filesz;
+	if (size > (1u << 20))
+		return false;
+	return elf_mem_load_syms(img, size, &d->st, &d->segs, &d->nsegs);
+}
+
+/* /tmp/perf-PID.map: "START SIZE name" in hex, absolute addresses. */
+static bool load_perf_map(struct dso *d)
+{
+	char *buf = read_file(d->path, NULL);
+	if (!buf)
+		return false;
+	char *save = NULL;
+	for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *end;
+		uint64_t start = strtoull(line, &end, 16);
+		if (end == line || *end != ' ')
+			continue;
+		char *p = end + 1;
+		uint64_t size = strtoull(p, &end, 16);
+		if (end == p || *end != ' ' || !end[1])
+			continue;
+		char *name = end + 1;
+		size_t n = strlen(name);
+		while (n && (name[n - 1] == '\r' || name[n - 1] == ' '))
+			name[--n] = '\0';
+		if (!n)
+			continue;
+		symtab_add(&d->st, start, start + size > start ? start + size : 0, name, NULL, 0);
+	}
+	symtab_own(&d->st, buf);
+	symtab_finish(&d->st, 1);
+	return true;
+}
+
+void dso_load(struct dso *d, const struct dso_load_opts *o)
+{
+	if (d->loaded)
+		return;
+	d->loaded = true;
+	if (d->kind == DSO_VDSO) {
+		d->usable = load_vdso(d);
+		return;
+	}
+	if (d->kind == DSO_PERFMAP) {
+		d->usable = load_perf_map(d);
+		return;
+	}
+	if (d->kind != DSO_ELF)
+		return;
+
+	/* The path as recorded, without the " (deleted)" of replaced files. */
+	char path[4096];
+	snprintf(path, sizeof(path), "%s", d->path);
+	size_t pl = strlen(path);
+	if (pl > 10 && strcmp(path + pl - 10, " (deleted)") == 0)
+		path[pl - 10] = '\0';
+
+	char roots[2][64];
+	int nroots = 0;
+	roots[nroots++][0] = '\0';
+	if (o->live && d->pid > 0)
+		snprintf(roots[nroots++], sizeof(roots[0]), "/proc/%d/root", d->pid);
+
+	struct elf_file f = { .fd = -1 };
+	const char *root = "";
+	char tried[4096 + 64];
+	bool found = false, mismatch = false;
+	for (int r = 0; r < nroots && !found; r++) {
+		snprintf(tried, sizeof(tried), "%s%s", roots[r], path);
+		if (!elf_file_open(tried, &f))
+			continue;
+		if (d->build_id_len) {
+			uint8_t bid[20];
+			size_t blen = 0;
+			if (read_build_id(f.e, bid, &blen) &&
+			    !same_build_id(d->build_id, d->build_id_len, bid, blen)) {
+				mismatch = true;
+				elf_file_close(&f);
+				continue;
+			}
+		}
+		root = roots[r];
+		found = true;
+	}
+	if (!found && d->build_id_len) {
+		/* The recorded file was replaced: perf's build-id cache, then the
+		 * debug file (which keeps the program headers and symbols). */
+		char hex[41];
+		hex_id(d->build_id, d->build_id_len, hex);
+		const char *home = getenv("HOME");
+		char cand[2][4096];
+		int nc = 0;
+		if (home && *home)
+			snprintf(cand[nc++], sizeof(cand[0]), "%s/.debug/.build-id/%.2s/%s/elf",
+				 home, hex, hex + 2);
+		snprintf(cand[nc++], sizeof(cand[0]), "/usr/lib/debug/.build-id/%.2s/%s.debug",
+			 hex, hex + 2);
+		for (int i = 0; i < nc && !found; i++) {
+			if (!elf_file_open(cand[i], &f))
+				continue;
+			uint8_t bid[20];
+			size_t blen = 0;
+			if (read_build_id(f.e, bid, &blen) &&
+			    same_build_id(d->build_id, d->build_id_len, bid, blen)) {
+				found = true;
+				snprintf(tried, sizeof(tried), "%.4000s", cand[i]);
+				snprintf(path, sizeof(path), "%.4000s", cand[i]);
+			} else {
+				elf_file_close(&f);
+			}
+		}
+	}
+	if (!found) {
+		if (mismatch) {
+			char hex[41];
+			hex_id(d->build_id, d->build_id_len, hex);
+			pr_debug("%s: build-id differs from the recorded %s and no copy was found "
+				 "by build-id; its addresses stay unresolved", d->path, hex);
+		} else {
+			pr_debug("%s: cannot open as an ELF file; its addresses stay unresolved",
+				 d->path);
+		}
+		return;
+	}
+	read_segs(f.e, &d->segs, &d->nsegs);
+	load_elf_syms(&f, path, root, &d->st);
+	elf_file_close(&f);
+	symtab_finish(&d->st, 1);
+	d->usable = true;
+	pr_debug("%s: %zu function symbols from %s", d->path, d->st.n, tried);
+}
+
+void dso_free(struct dso *d)
+{
+	symtab_free(&d->st);
+	free(d->segs);
+	free(d);
+}
+
+bool dso_off_to_vaddr(const struct dso *d, uint64_t off, uint64_t *vaddr)
+{
+	for (size_t i = 0; i < d->nsegs; i++) {
+		const struct seg *s = &d->segs[i];
+		if (off >= s->off && off - s->off < s->filesz) {
+			*vaddr = off - s->off + s->vaddr;
+			return true;
+		}
+	}
+	return false;
+}

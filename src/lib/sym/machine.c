@@ -1,0 +1,759 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The address-space model of a recording: threads and processes with their
+ * comm and maps, the kernel (kallsyms), BPF programs (KSYMBOL ranges) and
+ * the user DSOs, plus the resolve cache that makes machine_resolve() cheap:
+ * after the first lookup of a (dso, address) pair, a resolve is one hash
+ * probe and a struct copy, with no allocation. */
+#include "machine.h"
+#include "sym_int.h"
+#include "log.h"
+#include "util.h"
+
+#include <errno.h>
+#include <linux/bpf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* ---- int -> pointer hash (threads by tid, processes by pid) ---- */
+struct islot {
+	int key;
+	bool used;
+	void *val;
+};
+
+struct ihash {
+	struct islot *slots;
+	size_t cap, n;
+};
+
+static void *ih_get(const struct ihash *h, int key)
+{
+	if (!h->cap)
+		return NULL;
+	size_t i = hash_u64((uint64_t)(int64_t)key) & (h->cap - 1);
+	while (h->slots[i].used) {
+		if (h->slots[i].key == key)
+			return h->slots[i].val;
+		i = (i + 1) & (h->cap - 1);
+	}
+	return NULL;
+}
+
+static void ih_put(struct ihash *h, int key, void *val);
+
+static void ih_grow(struct ihash *h)
+{
+	struct ihash nh = { .cap = h->cap ? h->cap * 2 : 256 };
+	nh.slots = xcalloc(nh.cap, sizeof(*nh.slots));
+	for (size_t i = 0; i < h->cap; i++)
+		if (h->slots[i].used)
+			ih_put(&nh, h->slots[i].key, h->slots[i].val);
+	free(h->slots);
+	*h = nh;
+}
+
+static void ih_put(struct ihash *h, int key, void *val)
+{
+	if ((h->n + 1) * 2 > h->cap)
+		ih_grow(h);
+	size_t i = hash_u64((uint64_t)(int64_t)key) & (h->cap - 1);
+	while (h->slots[i].used) {
+		if (h->slots[i].key == key) {
+			h->slots[i].val = val;
+			return;
+		}
+		i = (i + 1) & (h->cap - 1);
+	}
+	h->slots[i].used = true;
+	h->slots[i].key = key;
+	h->slots[i].val = val;
+	h->n++;
+}
+
+/* ---- model ---- */
+struct map {
+	uint64_t start, end, pgoff;
+	struct dso *dso;
+};
+
+struct proc {
+	int pid;
+	struct map *maps;	/* sorted by start, non-overlapping */
+	size_t n, cap;
+};
+
+struct thread {
+	int tid, pid;
+	const char *comm;
+	bool dead;
+};
+
+struct bpf_range {
+	uint64_t start, end;
+	const char *name;
+	bool unregistered;
+};
+
+struct kmap {			/* kernel maps from MMAP records (modules) */
+	uint64_t start, end;
+	const char *dso, *path;
+};
+
+struct centry {
+	const void *owner;	/* dso, or a machine sentinel; NULL = empty */
+	uint64_t key;
+	struct resolved r;
+};
+
+#define DSO_BUCKETS 4096
+
+struct machine {
+	struct machine_opts opts;
+	char *kallsyms_path, *modules_path;
+	struct strtab *strs;
+
+	struct ihash threads, procs;
+	int last_pid;
+	struct proc *last_proc;
+
+	struct dso *dso_hash[DSO_BUCKETS];
+	struct dso *vdso;
+
+	struct symtab ksyms;
+	bool ksyms_loaded;
+	struct kmap *kmaps;
+	size_t nkmaps, capkmaps;
+
+	struct bpf_range *bpf;
+	size_t nbpf, capbpf;
+
+	struct centry *cache;
+	size_t ccap, cn;
+
+	bool demangle_params;
+	const char *s_unknown, *s_kernel;
+	char kernel_owner, unknown_owner;	/* addresses used as cache owners */
+};
+
+struct machine *machine_new(const struct machine_opts *opts)
+{
+	struct machine *m = xcalloc(1, sizeof(*m));
+	if (opts)
+		m->opts = *opts;
+	m->kallsyms_path = xstrdup(m->opts.kallsyms ? m->opts.kallsyms : "/proc/kallsyms");
+	m->modules_path = xstrdup(m->opts.modules ? m->opts.modules : "/proc/modules");
+	m->opts.kallsyms = m->kallsyms_path;
+	m->opts.modules = m->modules_path;
+	m->strs = strtab_new();
+	m->s_unknown = strtab_intern(m->strs, "[unknown]");
+	m->s_kernel = strtab_intern(m->strs, "[kernel.kallsyms]");
+	m->ccap = 1 << 14;
+	m->cache = xcalloc(m->ccap, sizeof(*m->cache));
+	m->last_pid = -1;
+	return m;
+}
+
+void machine_free(struct machine *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->threads.cap; i++)
+		if (m->threads.slots[i].used)
+			free(m->threads.slots[i].val);
+	free(m->threads.slots);
+	for (size_t i = 0; i < m->procs.cap; i++) {
+		if (m->procs.slots[i].used) {
+			struct proc *p = m->procs.slots[i].val;
+			free(p->maps);
+			free(p);
+		}
+	}
+	free(m->procs.slots);
+	for (size_t b = 0; b < DSO_BUCKETS; b++) {
+		struct dso *d = m->dso_hash[b];
+		while (d) {
+			struct dso *n = d->hnext;
+			dso_free(d);
+			d = n;
+		}
+	}
+	if (m->vdso)
+		dso_free(m->vdso);
+	symtab_free(&m->ksyms);
+	free(m->kmaps);
+	free(m->bpf);
+	free(m->cache);
+	strtab_free(m->strs);
+	free(m->kallsyms_path);
+	free(m->modules_path);
+	free(m);
+}
+
+void machine_set_demangle_params(struct machine *m, bool params)
+{
+	m->demangle_params = params;
+}
+
+const char *machine_intern(struct machine *m, const char *s)
+{
+	return strtab_intern(m->strs, s);
+}
+
+static const char *intern_hex(struct machine *m, uint64_t v)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "0x%016llx", (unsigned long long)v);
+	return strtab_intern(m->strs, buf);
+}
+
+/* ---- threads and processes ---- */
+static struct thread *thread_findnew(struct machine *m, int pid, int tid)
+{
+	struct thread *t = ih_get(&m->threads, tid);
+	if (!t) {
+		t = xcalloc(1, sizeof(*t));
+		t->tid = tid;
+		t->pid = pid;
+		ih_put(&m->threads, tid, t);
+	}
+	if (pid >= 0 && pid != t->pid) {	/* the tid was reused */
+		t->pid = pid;
+		t->comm = NULL;
+	}
+	return t;
+}
+
+static struct proc *proc_findnew(struct machine *m, int pid)
+{
+	struct proc *p = ih_get(&m->procs, pid);
+	if (!p) {
+		p = xcalloc(1, sizeof(*p));
+		p->pid = pid;
+		ih_put(&m->procs, pid, p);
+		m->last_proc = NULL;	/* a tid-based guess may have been cached */
+	}
+	return p;
+}
+
+static struct proc *proc_of(struct machine *m, int pid, int tid)
+{
+	if (pid == m->last_pid && m->last_proc)
+		return m->last_proc;
+	struct proc *p = ih_get(&m->procs, pid);
+	if (!p) {
+		struct thread *t = ih_get(&m->threads, tid);
+		if (t && t->pid != pid)
+			p = ih_get(&m->procs, t->pid);
+		if (!p)
+			return NULL;
+	}
+	m->last_pid = pid;
+	m->last_proc = p;
+	return p;
+}
+
+void machine_comm(struct machine *m, int pid, int tid, const char *comm, bool exec)
+{
+	struct thread *t = thread_findnew(m, pid, tid);
+	t->comm = strtab_intern(m->strs, comm ? comm : "");
+	t->dead = false;
+	if (exec) {
+		/* The kernel reports the exec's COMM before the new image's MMAPs:
+		 * the old address space is gone. */
+		struct proc *p = ih_get(&m->procs, pid);
+		if (p)
+			p->n = 0;
+	}
+}
+
+void machine_fork(struct machine *m, int pid, int tid, int ppid, int ptid)
+{
+	struct thread *parent = ih_get(&m->threads, ptid);
+	const char *comm = parent ? parent->comm : NULL;
+	if (!comm) {
+		struct thread *pm = ih_get(&m->threads, ppid);
+		comm = pm ? pm->comm : NULL;
+	}
+	struct thread *t = thread_findnew(m, pid, tid);
+	t->pid = pid;
+	t->comm = comm;
+	t->dead = false;
+	if (pid == ppid)
+		return;		/* a new thread shares its process's maps */
+	struct proc *pp = ih_get(&m->procs, ppid);
+	struct proc *p = proc_findnew(m, pid);
+	p->n = 0;
+	if (pp && pp != p && pp->n) {
+		ARRAY_GROW(p->maps, p->cap, pp->n);
+		memcpy(p->maps, pp->maps, pp->n * sizeof(*p->maps));
+		p->n = pp->n;
+	}
+}
+
+void machine_exit(struct machine *m, int pid, int tid)
+{
+	(void)pid;
+	/* Samples of an exited thread may still follow: keep its comm and maps. */
+	struct thread *t = ih_get(&m->threads, tid);
+	if (t)
+		t->dead = true;
+}
+
+const char *machine_comm_of(struct machine *m, int pid, int tid)
+{
+	struct thread *t = ih_get(&m->threads, tid);
+	if (t && t->comm)
+		return t->comm;
+	t = ih_get(&m->threads, pid);
+	if (t && t->comm)
+		return t->comm;
+	char buf[24];
+	snprintf(buf, sizeof(buf), ":%d", tid);
+	return strtab_intern(m->strs, buf);
+}
+
+/* ---- DSOs ---- */
+static bool is_anon_name(const char *f)
+{
+	return !*f || strcmp(f, "//anon") == 0 || strcmp(f, "/dev/zero") == 0 ||
+	       strncmp(f, "/anon_hugepage", 14) == 0 || strncmp(f, "/memfd:", 7) == 0 ||
+	       strncmp(f, "/SYSV", 5) == 0 || strncmp(f, "[anon", 5) == 0;
+}
+
+static struct dso *dso_findnew(struct machine *m, const char *filename, const uint8_t *bid,
+			       size_t bidlen, int pid)
+{
+	if (strcmp(filename, "[vdso]") == 0) {
+		if (!m->vdso) {
+			m->vdso = xcalloc(1, sizeof(*m->vdso));
+			m->vdso->kind = DSO_VDSO;
+			m->vdso->name = m->vdso->path = strtab_intern(m->strs, "[vdso]");
+		}
+		return m->vdso;
+	}
+	enum dso_kind kind = DSO_ELF;
+	char buf[64];
+	if (is_anon_name(filename)) {
+		kind = DSO_ANON;
+		snprintf(buf, sizeof(buf), "/tmp/perf-%d.map", pid);
+		if (pid > 0 && access(buf, R_OK) == 0) {
+			kind = DSO_PERFMAP;
+			filename = buf;
+		} else if (!*filename) {
+			filename = "//anon";
+		}
+		bidlen = 0;
+	} else if (filename[0] == '[') {
+		kind = DSO_ANON;	/* [heap], [stack], [vsyscall], [uprobes] ... */
+		bidlen = 0;
+	}
+	if (bidlen > 20)
+		bidlen = 20;
+	const char *path = strtab_intern(m->strs, filename);
+	uint64_t h = hash_u64((uintptr_t)path);
+	for (size_t i = 0; i < bidlen; i++)
+		h = hash_u64(h ^ bid[i]);
+	struct dso **bucket = &m->dso_hash[h % DSO_BUCKETS];
+	for (struct dso *d = *bucket; d; d = d->hnext)
+		if (d->path == path && d->build_id_len == bidlen &&
+		    (!bidlen || memcmp(d->build_id, bid, bidlen) == 0))
+			return d;
+	struct dso *d = xcalloc(1, sizeof(*d));
+	d->kind = kind;
+	d->path = path;
+	const char *base = strrchr(path, '/');
+	d->name = kind == DSO_ANON || !base ? path : strtab_intern(m->strs, base + 1);
+	if (bidlen)
+		memcpy(d->build_id, bid, bidlen);
+	d->build_id_len = bidlen;
+	d->pid = pid;
+	d->hnext = *bucket;
+	*bucket = d;
+	return d;
+}
+
+/* Replace whatever [start, end) covered in p by the new map (if any). */
+static void proc_insert_map(struct proc *p, uint64_t start, uint64_t end, uint64_t pgoff,
+			    struct dso *dso)
+{
+	size_t lo = 0, hi = p->n;
+	while (lo < hi) {	/* first map ending after start */
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->maps[mid].end <= start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t i = lo, j = lo;
+	while (j < p->n && p->maps[j].start < end)
+		j++;
+	struct map repl[3];
+	size_t nr = 0;
+	if (i < j && p->maps[i].start < start) {
+		repl[nr] = p->maps[i];
+		repl[nr++].end = start;
+	}
+	if (dso)
+		repl[nr++] = (struct map){ start, end, pgoff, dso };
+	if (i < j && p->maps[j - 1].end > end) {
+		struct map r = p->maps[j - 1];
+		r.pgoff += end - r.start;
+		r.start = end;
+		repl[nr++] = r;
+	}
+	size_t removed = j - i;
+	if (!removed && !nr)
+		return;
+	ARRAY_GROW(p->maps, p->cap, p->n - removed + nr);
+	if (p->n > j)
+		memmove(&p->maps[i + nr], &p->maps[j], (p->n - j) * sizeof(*p->maps));
+	if (nr)
+		memcpy(&p->maps[i], repl, nr * sizeof(*repl));
+	p->n = p->n - removed + nr;
+}
+
+static const char *module_dso_name(struct machine *m, const char *filename)
+{
+	if (filename[0] == '[') {
+		const char *close = strchr(filename, ']');
+		size_t n = close ? (size_t)(close - filename) + 1 : strlen(filename);
+		return strtab_intern_len(m->strs, filename, n);
+	}
+	const char *base = strrchr(filename, '/');
+	base = base ? base + 1 : filename;
+	char buf[256];
+	size_t n = 0;
+	buf[n++] = '[';
+	for (; *base && *base != '.' && n < sizeof(buf) - 2; base++)
+		buf[n++] = *base == '-' ? '_' : *base;
+	buf[n++] = ']';
+	return strtab_intern_len(m->strs, buf, n);
+}
+
+void machine_mmap(struct machine *m, int pid, int tid, uint64_t start, uint64_t len,
+		  uint64_t pgoff, const char *filename, const uint8_t *build_id,
+		  size_t build_id_len, uint32_t prot, bool kernel)
+{
+	(void)tid;
+	if (!filename)
+		filename = "";
+	uint64_t end = start + len < start ? UINT64_MAX : start + len;
+	if (kernel) {
+		if (strncmp(filename, "[kernel.kallsyms]", 17) == 0 || !len)
+			return;	/* the kernel itself: kallsyms covers it */
+		ARRAY_GROW(m->kmaps, m->capkmaps, m->nkmaps + 1);
+		struct kmap *k = &m->kmaps[m->nkmaps++];
+		k->start = start;
+		k->end = end;
+		k->dso = module_dso_name(m, filename);
+		k->path = strtab_intern(m->strs, filename);
+		return;
+	}
+	if (!len)
+		return;
+	struct proc *p = proc_findnew(m, pid);
+	/* Data maps only matter as the end of code that was there before. */
+	struct dso *d = (prot & PROT_EXEC) ?
+		dso_findnew(m, filename, build_id, build_id_len, pid) : NULL;
+	proc_insert_map(p, start, end, pgoff, d);
+}
+
+/* ---- BPF programs and other KSYMBOL text ---- */
+static size_t bpf_first_after(const struct machine *m, uint64_t addr)
+{
+	size_t lo = 0, hi = m->nbpf;	/* first range with start > addr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->bpf[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static const struct bpf_range *bpf_find(const struct machine *m, uint64_t addr)
+{
+	size_t i = bpf_first_after(m, addr);
+	if (!i || addr >= m->bpf[i - 1].end)
+		return NULL;
+	return &m->bpf[i - 1];
+}
+
+static bool bpf_overlaps(const struct machine *m, uint64_t start, uint64_t end)
+{
+	size_t i = bpf_first_after(m, start);
+	if (i && m->bpf[i - 1].end > start)
+		return true;
+	return i < m->nbpf && m->bpf[i].start < end;
+}
+
+static void bpf_add(struct machine *m, uint64_t start, uint64_t end, const char *name)
+{
+	/* A new program replaces whatever overlapped it, unloaded or not. */
+	size_t i = bpf_first_after(m, start);
+	if (i && m->bpf[i - 1].end > start)
+		i--;
+	size_t j = i;
+	while (j < m->nbpf && m->bpf[j].start < end)
+		j++;
+	size_t removed = j - i;
+	ARRAY_GROW(m->bpf, m->capbpf, m->nbpf - removed + 1);
+	if (m->nbpf > j)
+		memmove(&m->bpf[i + 1], &m->bpf[j], (m->nbpf - j) * sizeof(*m->bpf));
+	m->bpf[i] = (struct bpf_range){ start, end, strtab_intern(m->strs, name), false };
+	m->nbpf = m->nbpf - removed + 1;
+}
+
+void machine_ksymbol(struct machine *m, uint64_t addr, uint32_t len, const char *name,
+		     bool unregister)
+{
+	if (!name || !*name)
+		return;
+	uint64_t end = addr + (len ? len : 1);
+	if (end < addr)
+		end = UINT64_MAX;
+	if (unregister) {
+		/* Keep the range: samples taken before the unload still name it,
+		 * until another program takes the place. */
+		size_t i = bpf_first_after(m, addr);
+		if (i && m->bpf[i - 1].start == addr)
+			m->bpf[i - 1].unregistered = true;
+		return;
+	}
+	bpf_add(m, addr, end, name);
+}
+
+void machine_bpf_prog_info(struct machine *m, const struct bpf_prog_info *info)
+{
+	if (!info || !info->jited_ksyms || !info->nr_jited_ksyms)
+		return;
+	const uint64_t *ksyms = (const uint64_t *)(uintptr_t)info->jited_ksyms;
+	const uint32_t *lens = (const uint32_t *)(uintptr_t)info->jited_func_lens;
+	const uint8_t (*tags)[BPF_TAG_SIZE] =
+		(const uint8_t (*)[BPF_TAG_SIZE])(uintptr_t)info->prog_tags;
+	for (uint32_t i = 0; i < info->nr_jited_ksyms && i < 256; i++) {
+		uint64_t addr = ksyms[i];
+		uint32_t len = lens && i < info->nr_jited_func_lens ? lens[i] : 0;
+		if (!addr)
+			continue;
+		const uint8_t *tag = tags && i < info->nr_prog_tags ? tags[i] : info->tag;
+		char name[128];
+		int n = snprintf(name, sizeof(name), "bpf_prog_");
+		for (int b = 0; b < BPF_TAG_SIZE; b++)
+			n += snprintf(name + n, sizeof(name) - (size_t)n, "%02x", tag[b]);
+		char pname[sizeof(info->name) + 1];
+		memcpy(pname, info->name, sizeof(info->name));
+		pname[sizeof(info->name)] = '\0';
+		/* Without the program's BTF, subprograms are "F" as in perf. */
+		snprintf(name + n, sizeof(name) - (size_t)n, "_%s",
+			 i == 0 && pname[0] ? pname : "F");
+		uint64_t end = addr + (len ? len : 1);
+		if (end < addr || bpf_overlaps(m, addr, end))
+			continue;	/* KSYMBOL records know better */
+		bpf_add(m, addr, end, name);
+	}
+}
+
+/* ---- the resolve cache ---- */
+static inline size_t cache_slot(const void *owner, uint64_t key, size_t cap)
+{
+	return hash_u64(key ^ ((uint64_t)(uintptr_t)owner * 0x9e3779b97f4a7c15ull)) & (cap - 1);
+}
+
+static inline const struct resolved *cache_get(const struct machine *m, const void *owner,
+					       uint64_t key)
+{
+	size_t i = cache_slot(owner, key, m->ccap);
+	for (;;) {
+		const struct centry *e = &m->cache[i];
+		if (!e->owner)
+			return NULL;
+		if (e->owner == owner && e->key == key)
+			return &e->r;
+		i = (i + 1) & (m->ccap - 1);
+	}
+}
+
+static void cache_put(struct machine *m, const void *owner, uint64_t key,
+		      const struct resolved *r)
+{
+	if ((m->cn + 1) * 2 > m->ccap) {
+		size_t ncap = m->ccap * 2;
+		struct centry *nc = xcalloc(ncap, sizeof(*nc));
+		for (size_t i = 0; i < m->ccap; i++) {
+			struct centry *e = &m->cache[i];
+			if (!e->owner)
+				continue;
+			size_t j = cache_slot(e->owner, e->key, ncap);
+			while (nc[j].owner)
+				j = (j + 1) & (ncap - 1);
+			nc[j] = *e;
+		}
+		free(m->cache);
+		m->cache = nc;
+		m->ccap = ncap;
+	}
+	size_t i = cache_slot(owner, key, m->ccap);
+	while (m->cache[i].owner)
+		i = (i + 1) & (m->ccap - 1);
+	m->cache[i].owner = owner;
+	m->cache[i].key = key;
+	m->cache[i].r = *r;
+	m->cn++;
+}
+
+static const char *sym_name(struct machine *m, const char *raw)
+{
+	if (!m->opts.no_demangle) {
+		char *d = sym_demangle_opts(raw, m->demangle_params);
+		if (d) {
+			const char *s = strtab_intern(m->strs, d);
+			free(d);
+			return s;
+		}
+	}
+	return strtab_intern(m->strs, raw);
+}
+
+/* ---- resolve ---- */
+static void load_kallsyms(struct machine *m)
+{
+	m->ksyms_loaded = true;
+	bool hidden = false;
+	long n = kallsyms_load(m->opts.kallsyms, m->opts.modules, m->strs, &m->ksyms, &hidden);
+	if (n < 0)
+		pr_warn("cannot read kernel symbols from %s: %s; kernel addresses stay "
+			"unresolved (run as root or pass a readable kallsyms file)",
+			m->opts.kallsyms, strerror((int)-n));
+	else if (hidden)
+		pr_warn("kernel symbol addresses in %s are hidden (kptr_restrict); kernel "
+			"addresses stay unresolved (run as root or set "
+			"/proc/sys/kernel/kptr_restrict to 0)", m->opts.kallsyms);
+	else
+		pr_debug("%ld kernel text symbols from %s", n, m->opts.kallsyms);
+}
+
+static void resolve_kernel(struct machine *m, uint64_t addr, struct resolved *out)
+{
+	const struct bpf_range *b = m->nbpf ? bpf_find(m, addr) : NULL;
+	if (b) {
+		*out = (struct resolved){ .dso = b->name, .dso_path = b->name, .sym = b->name,
+					  .sym_start = b->start, .rel_addr = addr,
+					  .found = true, .level = 'k' };
+		return;
+	}
+	const struct resolved *c = cache_get(m, &m->kernel_owner, addr);
+	if (c) {
+		*out = *c;
+		return;
+	}
+	if (!m->ksyms_loaded)
+		load_kallsyms(m);
+	struct resolved r = { .rel_addr = addr, .level = 'k' };
+	const struct sym *s = symtab_find(&m->ksyms, addr);
+	if (s) {
+		r.dso = s->aux;
+		r.sym = strtab_intern(m->strs, s->name);
+		r.sym_start = s->start;
+		r.found = true;
+	} else {
+		r.dso = m->s_kernel;
+		r.sym = intern_hex(m, addr);
+	}
+	r.dso_path = r.dso;
+	for (size_t i = 0; i < m->nkmaps; i++) {
+		const struct kmap *k = &m->kmaps[i];
+		if (addr >= k->start && addr < k->end) {
+			if (!s || s->aux == k->dso) {
+				r.dso = k->dso;
+				r.dso_path = k->path;
+			}
+			break;
+		}
+	}
+	cache_put(m, &m->kernel_owner, addr, &r);
+	*out = r;
+}
+
+static void resolve_unknown(struct machine *m, uint64_t addr, char level, struct resolved *out)
+{
+	const struct resolved *c = cache_get(m, &m->unknown_owner, addr);
+	if (c) {
+		*out = *c;
+		out->level = level;
+		return;
+	}
+	struct resolved r = { .dso = m->s_unknown, .dso_path = m->s_unknown,
+			      .sym = intern_hex(m, addr), .rel_addr = addr, .level = level };
+	cache_put(m, &m->unknown_owner, addr, &r);
+	*out = r;
+}
+
+static void resolve_user(struct machine *m, int pid, int tid, uint64_t addr,
+			 struct resolved *out)
+{
+	struct proc *p = proc_of(m, pid, tid);
+	const struct map *map = NULL;
+	if (p && p->n) {
+		size_t lo = 0, hi = p->n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (p->maps[mid].start <= addr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo && addr < p->maps[lo - 1].end)
+			map = &p->maps[lo - 1];
+	}
+	if (!map) {
+		resolve_unknown(m, addr, '.', out);
+		return;
+	}
+	struct dso *d = map->dso;
+	bool identity = d->kind == DSO_ANON || d->kind == DSO_PERFMAP;
+	uint64_t key = identity ? addr : addr - map->start + map->pgoff;
+	const struct resolved *c = cache_get(m, d, key);
+	if (c) {
+		*out = *c;
+		return;
+	}
+	struct dso_load_opts lo = { .live = m->opts.live };
+	dso_load(d, &lo);
+	struct resolved r = { .dso = d->name, .dso_path = d->path, .level = '.' };
+	r.rel_addr = key;
+	if (!identity && d->usable)
+		dso_off_to_vaddr(d, key, &r.rel_addr);
+	const struct sym *s = d->usable ? symtab_find(&d->st, r.rel_addr) : NULL;
+	if (s) {
+		r.sym = sym_name(m, s->name);
+		r.sym_start = s->start;
+		r.found = true;
+	} else {
+		r.sym = intern_hex(m, r.rel_addr);
+	}
+	cache_put(m, d, key, &r);
+	*out = r;
+}
+
+void machine_resolve(struct machine *m, int pid, int tid, uint64_t addr,
+		     enum addr_space space, struct resolved *out)
+{
+	if (space == AS_UNKNOWN)	/* the upper half is the kernel's on x86-64 and arm64 */
+		space = (addr >> 63) ? AS_KERNEL : AS_USER;
+	switch (space) {
+	case AS_KERNEL:
+		resolve_kernel(m, addr, out);
+		break;
+	case AS_USER:
+		resolve_user(m, pid, tid, addr, out);
+		break;
+	default:		/* guests: no symbols for them */
+		resolve_unknown(m, addr, '?', out);
+		break;
+	}
+}

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Interned strings: an open-addressing hash table of pointers into large
+ * arena chunks, so interning costs no malloc per string and equal strings
+ * share one pointer for the life of the table. */
+#include "sym_int.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK_SIZE (64 * 1024)
+
+struct chunk {
+	struct chunk *next;
+	size_t used, size;
+	char data[];
+};
+
+struct slot {
+	const char *s;
+	uint64_t hash;
+};
+
+struct strtab {
+	struct slot *slots;
+	size_t cap, n;		/* cap is a power of two */
+	struct chunk *chunks;
+};
+
+static uint64_t hash_len(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+struct strtab *strtab_new(void)
+{
+	struct strtab *t = xcalloc(1, sizeof(*t));
+	t->cap = 1024;
+	t->slots = xcalloc(t->cap, sizeof(*t->slots));
+	return t;
+}
+
+void strtab_free(struct strtab *t)
+{
+	if (!t)
+		return;
+	struct chunk *c = t->chunks;
+	while (c) {
+		struct chunk *n = c->next;
+		free(c);
+		c = n;
+	}
+	free(t->slots);
+	free(t);
+}
+
+size_t strtab_count(const struct strtab *t)
+{
+	return t->n;
+}
+
+static char *arena_copy(struct strtab *t, const char *s, size_t len)
+{
+	struct chunk *c = t->chunks;
+	if (!c || c->size - c->used < len + 1) {
+		size_t sz = len + 1 > CHUNK_SIZE / 4 ? len + 1 : CHUNK_SIZE;
+		c = xmalloc(sizeof(*c) + sz);
+		c->size = sz;
+		c->used = 0;
+		if (sz == CHUNK_SIZE || !t->chunks) {
+			c->next = t->chunks;
+			t->chunks = c;
+		} else {	/* a big string: keep the current chunk for small ones */
+			c->next = t->chunks->next;
+			t->chunks->next = c;
+		}
+	}
+	char *p = c->data + c->used;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	c->used += len + 1;
+	return p;
+}
+
+static void grow(struct strtab *t)
+{
+	size_t ncap = t->cap * 2;
+	struct slot *ns = xcalloc(ncap, sizeof(*ns));
+	for (size_t i = 0; i < t->cap; i++) {
+		if (!t->slots[i].s)
+			continue;
+		size_t j = t->slots[i].hash & (ncap - 1);
+		while (ns[j].s)
+			j = (j + 1) & (ncap - 1);
+		ns[j] = t->slots[i];
+	}
+	free(t->slots);
+	t->slots = ns;
+	t->cap = ncap;
+}
+
+const char *strtab_intern_len(struct strtab *t, const char *s, size_t len)
+{
+	uint64_t h = hash_len(s, len);
+	size_t i = h & (t->cap - 1);
+	for (;;) {
+		struct slot *sl = &t->slots[i];
+		if (!sl->s)
+			break;
+		if (sl->hash == h && strncmp(sl->s, s, len) == 0 && sl->s[len] == '\0')
+			return sl->s;
+		i = (i + 1) & (t->cap - 1);
+	}
+	const char *p = arena_copy(t, s, len);
+	t->slots[i].s = p;
+	t->slots[i].hash = h;
+	if (++t->n * 2 > t->cap)
+		grow(t);
+	return p;
+}
+
+const char *strtab_intern(struct strtab *t, const char *s)
+{
+	return strtab_intern_len(t, s ? s : "", s ? strlen(s) : 0);
+}

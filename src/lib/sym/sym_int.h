@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Internals of the symbolization layer shared by its files: the string table,
+ * sorted symbol tables, DSOs (ELF files, vDSO, perf-PID.map) and kallsyms. */
+#ifndef BPFPERF_SYM_INT_H
+#define BPFPERF_SYM_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- strtab.c: interned strings (equal strings, equal pointers) ---- */
+struct strtab;
+struct strtab *strtab_new(void);
+void strtab_free(struct strtab *t);
+const char *strtab_intern(struct strtab *t, const char *s);
+const char *strtab_intern_len(struct strtab *t, const char *s, size_t len);
+size_t strtab_count(const struct strtab *t);
+
+/* ---- symtab.c: a sorted table of [start, end) symbols ---- */
+struct sym {
+	uint64_t start, end;	/* end 0: unknown, up to the next symbol... */
+	uint64_t limit;		/* ...but not past limit (its section's end) if non-zero */
+	const char *name;	/* raw (mangled) name, owned by the table's blobs */
+	const char *aux;	/* kallsyms: interned dso name; ELF: NULL */
+	uint8_t rank;		/* 0 global, 1 weak, 2 local; kallsyms: 10 = data */
+	uint32_t seq;		/* order of addition */
+};
+
+struct symtab {
+	struct sym *syms;
+	size_t n, cap;
+	char **blobs;		/* memory owned by the table (copies of string sections) */
+	size_t nblobs, capblobs;
+	bool last_alias_wins;	/* kallsyms: of aliases, the last listed is shown (as perf) */
+};
+
+void symtab_add(struct symtab *st, uint64_t start, uint64_t end, const char *name,
+		const char *aux, uint8_t rank);
+/* Take ownership of a malloc'd block that names point into. */
+void symtab_own(struct symtab *st, char *blob);
+/* Sort by start, drop aliases (keep the one perf shows: sized, non-weak,
+ * global, fewer leading underscores, longer name, first in the file), give
+ * zero-size symbols the next symbol's start as end (or start + last_size). */
+void symtab_finish(struct symtab *st, uint64_t last_size);
+/* The symbol covering addr, or NULL. */
+const struct sym *symtab_find(const struct symtab *st, uint64_t addr);
+void symtab_free(struct symtab *st);
+
+/* ---- demangle.c ---- */
+/* C++ (Itanium ABI) names demangled through the C++ runtime; returns the
+ * demangled name in a malloc'd string, or NULL if name is not mangled. */
+char *sym_demangle(const char *name);	/* as perf shows: no parameters */
+char *sym_demangle_opts(const char *name, bool params);
+
+/* ---- elf.c: user-space objects ---- */
+enum dso_kind {
+	DSO_ELF,	/* a file: symbols from .symtab/.dynsym, debug files */
+	DSO_VDSO,	/* [vdso]: this process's own vDSO image */
+	DSO_PERFMAP,	/* anonymous JIT memory with /tmp/perf-PID.map */
+	DSO_ANON,	/* no symbols: [heap], [stack], //anon, [vsyscall], ... */
+};
+
+struct seg {
+	uint64_t off, vaddr, filesz;
+};
+
+struct dso {
+	const char *name;	/* interned short name (basename, "[vdso]", ...) */
+	const char *path;	/* interned full path as recorded */
+	uint8_t build_id[20];
+	size_t build_id_len;
+	enum dso_kind kind;
+	int pid;		/* process that mapped it first (/proc/PID/root, perf map) */
+	bool loaded, usable;	/* usable: symbols and segments were read */
+	struct seg *segs;
+	size_t nsegs;
+	struct symtab st;
+	struct dso *hnext;	/* machine's hash chain */
+};
+
+struct dso_load_opts {
+	bool live;
+};
+
+/* Read symbols and segments; never fails hard (sets usable=false and says why
+ * at debug level). */
+void dso_load(struct dso *d, const struct dso_load_opts *o);
+void dso_free(struct dso *d);
+/* File offset -> link-time virtual address through the PT_LOAD segments. */
+bool dso_off_to_vaddr(const struct dso *d, uint64_t off, uint64_t *vaddr);
+
+/* Load function symbols of an ELF image in memory (used by the fuzzer, the
+ * vDSO and tests). Returns false if it is not a usable ELF file. */
+bool elf_mem_load_syms(const void *data, size_t size, struct symtab *st, struct seg **segs,
+		       size_t *nsegs);
+
+/* ---- kallsyms.c ---- */
+/* Parse a /proc/kallsyms-format file into st: text symbols, aux = interned dso
+ * ("[kernel.kallsyms]", "[mod]", or the symbol itself for "[bpf]"). modules:
+ * /proc/modules-format file to bound module symbols (may be NULL/missing).
+ * Returns the number of text symbols, or -errno if the file cannot be read. */
+long kallsyms_load(const char *path, const char *modules, struct strtab *strs,
+		   struct symtab *st, bool *hidden);
+
+#endif
