@@ -190,16 +190,19 @@ static __always_inline void emit_event(__u32 tid, __u32 tgid, __u32 nr, __u16 fl
 	bpf_ringbuf_submit(e, rb_flags());
 }
 
-/* Copy the pointer arguments of this call into one TRACE_REC_AUG record. */
-static __always_inline bool emit_aug(const volatile struct trace_syscall_desc *d, const __u64 *args,
+/* Copy the pointer arguments of this call into one TRACE_REC_AUG record.
+ * Returns -1 if the record was lost, else the number of copies that faulted
+ * (the page was not resident: BPF cannot fault it in). */
+static __always_inline int emit_aug(const volatile struct trace_syscall_desc *d, const __u64 *args,
 				     __u32 tid, __u32 nr)
 {
 	__u32 zero = 0;
 	struct aug_scratch *s = bpf_map_lookup_elem(&scratch, &zero);
 	if (!s)
-		return false;
+		return -1;
 	__u32 off = 0;
 	__u16 n = 0;
+	int faults = 0;
 
 #pragma unroll
 	for (int i = 0; i < TRACE_MAX_ARGS; i++) {
@@ -232,6 +235,7 @@ static __always_inline bool emit_aug(const volatile struct trace_syscall_desc *d
 		it->kind = kind;
 		it->pad = 0;
 		if (len < 0) {
+			faults++;
 			it->flags = TRACE_AUG_FAULT;
 			it->len = 0;
 			len = 0;
@@ -250,9 +254,9 @@ static __always_inline bool emit_aug(const volatile struct trace_syscall_desc *d
 	s->hdr.size = off;
 	if (bpf_ringbuf_output(&events, s, sizeof(s->hdr) + off, rb_flags())) {
 		count(TRACE_CNT_LOST_AUG);
-		return false;
+		return -1;
 	}
-	return true;
+	return faults;
 }
 
 static __always_inline bool traced_tgid(__u32 tgid, long id)
@@ -332,8 +336,13 @@ int trace_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	in->flags = 0;
 	if (want_events) {
 		read_args((struct pt_regs *)ctx->args[0], in->args);
-		if (d->ncopies && emit_aug(d, in->args, tid, id))
-			in->flags = TRACE_EV_AUG;
+		if (d->ncopies) {
+			int f = emit_aug(d, in->args, tid, id);
+			if (f >= 0)
+				in->flags = TRACE_EV_AUG;
+			if (f > 0)
+				in->flags |= TRACE_EV_REFETCH;
+		}
 	}
 	/* Last, so that copying the arguments is not part of the duration. */
 	in->ts = bpf_ktime_get_ns();
@@ -362,7 +371,15 @@ int trace_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 		return 0;
 	if (dur < min_duration_ns)
 		return 0;
-	emit_event(tid, pid_tgid >> 32, nr, in->flags & TRACE_EV_AUG, ts, dur, ret, in->args);
+	__u16 flags = in->flags & TRACE_EV_AUG;
+	if ((in->flags & TRACE_EV_REFETCH) && nr < TRACE_MAX_SYSCALLS) {
+		/* A copy faulted at entry; the call itself has read the memory
+		 * by now, so it is resident: copy again (a later record of the
+		 * same tid replaces the first in user space). */
+		if (emit_aug(&descs[nr], in->args, tid, nr) >= 0)
+			flags = TRACE_EV_AUG;
+	}
+	emit_event(tid, pid_tgid >> 32, nr, flags, ts, dur, ret, in->args);
 	return 0;
 }
 

@@ -43,6 +43,7 @@ enum trace_rec_type {
 
 #define TRACE_EV_AUG 1			/* a TRACE_REC_AUG of this tid came before */
 #define TRACE_EV_NORETURN 2		/* no return value (exit_group) */
+#define TRACE_EV_REFETCH 4		/* inflight only: a copy faulted at entry, retry at exit */
 
 struct trace_sc_event {
 	__u16 type;

@@ -2,6 +2,7 @@
 /* Unit tests of the BTF value formatter (src/lib/btf): every BTF kind in
  * JSON (bpftool's "formatted" encoding) and in C-initializer text, bounds
  * on short data, and the log2 histogram rendering. BTF is built in memory. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -165,7 +166,7 @@ static void test_int128_float_ptr(void **state)
 	double d = -0.25;
 	CHECK(T.dbl, &d, 8, "-0.25", "-0.25");
 	uint64_t p = 0xffff888012345678ull;
-	CHECK(T.ptr, &p, 8, "18446612682377844344", "0xffff888012345678");
+	CHECK(T.ptr, &p, 8, "18446612682375452280", "0xffff888012345678");
 }
 
 static void test_arrays_modifiers(void **state)
@@ -176,7 +177,8 @@ static void test_arrays_modifiers(void **state)
 	char s[8] = "lo";
 	CHECK(T.arr_char, s, 8, "\"lo\"", "\"lo\"");
 	char bin[8] = { 1, 2, 0 };	/* not printable: an array of numbers */
-	CHECK(T.arr_char, bin, 8, "[1,2,0,0,0,0,0,0]", "{ 1, 2, 0, 0, 0, 0, 0, 0 }");
+	/* text leaves out trailing zeros of arrays of 8 or more, C-style, with a marker */
+	CHECK(T.arr_char, bin, 8, "[1,2,0,0,0,0,0,0]", "{ 1, 2, ... }");
 	char full[8] = { 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h' };	/* no NUL */
 	CHECK(T.arr_char, full, 8, "[97,98,99,100,101,102,103,104]",
 	      "{ 97, 98, 99, 100, 101, 102, 103, 104 }");
@@ -288,7 +290,7 @@ static void test_histogram(void **state)
 	assert_non_null(strstr(sb.buf, "4 -> 7 : 4          |********************                    |"));
 	assert_non_null(strstr(sb.buf, "8 -> 15 : 8          |****************************************|"));
 	assert_non_null(strstr(sb.buf, "16 -> 31 : 0          |"));
-	assert_non_null(strstr(sb.buf, "32 -> 63 : 1          |*  "));
+	assert_non_null(strstr(sb.buf, "32 -> 63 : 1          |*****  "));
 	assert_null(strstr(sb.buf, "64 -> 127"));
 	assert_null(strstr(sb.buf, "0 -> 1 :"));
 	assert_non_null(strstr(sb.buf, "total : 13"));

@@ -538,7 +538,16 @@ static int cmp_index(const void *a, const void *b)
 /* Decode one record at off into r (header already bounds-checked). */
 static int decode(const struct pd_file *f, uint64_t off, struct pd_record *r, char *err, size_t errlen)
 {
+	/* Records are read in place; one at an odd offset (pipe-mode files may
+	 * have unpadded user records) is copied to aligned scratch first. */
+	static __thread uint64_t scratch[65536 / 8];
 	const struct perf_event_header *hdr = (const void *)(f->buf + off);
+	if (off % 8) {
+		uint16_t size;
+		memcpy(&size, f->buf + off + 6, 2);
+		memcpy(scratch, f->buf + off, size);
+		hdr = (const void *)scratch;
+	}
 	memset(r, 0, sizeof(*r));
 	r->hdr = hdr;
 	r->offset = off;
@@ -616,7 +625,10 @@ int pd_process(struct pd_file *f, pd_record_fn fn, void *ctx, char *err, size_t 
 			goto out;
 		}
 		memcpy(&hdr, f->buf + off, sizeof(hdr));
-		if (hdr.size < sizeof(hdr) || hdr.size % 8 || hdr.size > end - off) {
+		/* Kernel records are multiples of 8 bytes; user-space ones in
+		 * pipe-mode files may not be. */
+		if (hdr.size < sizeof(hdr) || (hdr.type < PD_RECORD_HEADER_ATTR && hdr.size % 8) ||
+		    hdr.size > end - off) {
 			seterr(err, errlen, "bad %s record at offset %llu: size %u %s", rec_name(hdr.type),
 			       (unsigned long long)off, hdr.size,
 			       hdr.size > end - off ? "runs past the end of the data (truncated file)"
