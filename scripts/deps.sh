@@ -5,7 +5,7 @@ set -e
 pkgs="build-essential pkg-config meson ninja-build clang llvm bpftool libbpf-dev
       libelf-dev libdw-dev zlib1g-dev libcapstone-dev libcmocka-dev linux-perf strace
       python3 iproute2"
-[ "${1:-}" = "--bench" ] && pkgs="$pkgs bpftrace hyperfine"
+[ "${1:-}" = "--bench" ] && pkgs="$pkgs bpftrace hyperfine time g++"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

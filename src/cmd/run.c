@@ -27,6 +27,13 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
+/* Only interrupts the wait (epoll_wait/nanosleep get EINTR) so that the
+ * command's exit is seen at once; waitpid in the loop collects it. */
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -368,6 +375,8 @@ int cmd_run(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	struct sigaction sc = { .sa_handler = on_child, .sa_flags = SA_NOCLDSTOP };
+	sigaction(SIGCHLD, &sc, NULL);
 	if (child.pid > 0) {
 		/* Let the command run: it sees EOF on the pipe and execs. */
 		close(child.go_fd);

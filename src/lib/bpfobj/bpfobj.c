@@ -1282,6 +1282,7 @@ static void map_histograms(struct bpfobj *bo, const struct bpf_map *m, const str
 			sb_free(&title);
 		}
 		iter_free(&it);
+		free(counts);
 	}
 }
 

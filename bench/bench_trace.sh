@@ -1,0 +1,70 @@
+#!/bin/sh
+# Side-by-side benchmark of syscall tracing on a syscall-heavy workload:
+#   dd if=/dev/zero of=/dev/null count=N   (2 syscalls per block: ~2N syscalls)
+# Setups, one run each, in the same session:
+#   no tracing; the floor (empty BPF programs on raw_tp sys_enter/sys_exit,
+#   `bpfperf trace --bench-floor`); `bpfperf trace -s`; streaming `bpfperf trace`
+#   to a file; bpftrace counting per comm; `perf trace -s`; `strace -c`.
+# perf trace and strace are 100-500x slower: they run on N/10 blocks (SLOW_N) and
+# their time is scaled per syscall (x N/SLOW_N), with a time limit; this is said
+# in the output. Ratios are against the floor's time.
+# Usage: sh bench/bench_trace.sh [N]    (as root; BPFPERF=path/to/bpfperf)
+set -u
+N=${1:-2000000}
+SLOW_N=${SLOW_N:-$((N / 10))}
+LIMIT=${LIMIT:-240}
+cd "$(dirname "$0")/.."
+BPFPERF=${BPFPERF:-$PWD/build/bpfperf}
+[ "$(id -u)" = 0 ] || { echo "bench_trace: run as root" >&2; exit 1; }
+[ -x "$BPFPERF" ] || { echo "bench_trace: $BPFPERF not built (ninja -C build)" >&2; exit 1; }
+TMP=$(mktemp -d /tmp/bench-trace.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+DD="dd if=/dev/zero of=/dev/null count"
+
+# run NAME BLOCKS CMD...: prints "NAME BLOCKS SECONDS" into $TMP/results
+run() {
+  name=$1; blocks=$2; shift 2
+  start=$(date +%s%N)
+  timeout "$LIMIT" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+  rc=$?
+  end=$(date +%s%N)
+  secs=$(echo "$start $end" | awk '{printf "%.3f", ($2 - $1) / 1e9}')
+  [ $rc -eq 124 ] && secs="timeout"
+  echo "$name $blocks $secs" >> "$TMP/results"
+  echo "  $name: $secs s ($blocks blocks)" >&2
+}
+
+echo "bench_trace: $DD=$N (slow tools: $SLOW_N), $(nproc) CPUs, kernel $(uname -r)" >&2
+run none       "$N" sh -c "$DD=$N 2>/dev/null"
+run floor      "$N" "$BPFPERF" trace --bench-floor -s -o /dev/null -- sh -c "exec $DD=$N 2>/dev/null"
+run trace_s    "$N" "$BPFPERF" trace -s -o "$TMP/summary.txt" -- sh -c "exec $DD=$N 2>/dev/null"
+run trace_stream "$N" "$BPFPERF" trace -o "$TMP/stream.txt" -- sh -c "exec $DD=$N 2>/dev/null"
+lines=$(wc -l < "$TMP/stream.txt")
+lost=$(grep -o '[0-9]* events lost' "$TMP/trace_stream.err" | awk '{print $1}')
+if command -v bpftrace >/dev/null 2>&1; then
+  run bpftrace "$N" bpftrace -e 'tracepoint:raw_syscalls:sys_enter { @[comm] = count(); }' -c "/bin/sh -c 'exec $DD=$N 2>/dev/null'"
+fi
+if command -v perf >/dev/null 2>&1; then
+  run perf_trace_s "$SLOW_N" perf trace -s -o "$TMP/perf.txt" -- sh -c "exec $DD=$SLOW_N 2>/dev/null"
+fi
+if command -v strace >/dev/null 2>&1; then
+  run strace_c "$SLOW_N" strace -c -o "$TMP/strace.txt" -- sh -c "exec $DD=$SLOW_N 2>/dev/null"
+fi
+
+echo
+echo "Workload: $DD=$N (~$((2 * N)) syscalls); $(nproc) CPUs; kernel $(uname -r)"
+echo "Streaming trace: $lines lines written, ${lost:-0} events lost (default buffer)"
+printf '%-14s %10s %10s %12s %14s\n' setup blocks seconds "ns/syscall" "x floor"
+awk -v N="$N" '
+  { name[NR] = $1; blocks[NR] = $2; secs[NR] = $3 }
+  $1 == "floor" { floor = $3 }
+  END {
+    for (i = 1; i <= NR; i++) {
+      if (secs[i] == "timeout") { printf "%-14s %10d %10s %12s %14s\n", name[i], blocks[i], "timeout", "-", "-"; continue }
+      scaled = secs[i] * N / blocks[i]
+      per = secs[i] * 1e9 / (2 * blocks[i])
+      note = blocks[i] != N ? sprintf(" (scaled x%d)", N / blocks[i]) : ""
+      printf "%-14s %10d %10.3f %12.1f %14s\n", name[i], blocks[i], secs[i], per, \
+        (floor > 0 ? sprintf("%.2f", scaled / floor) : "-") note
+    }
+  }' "$TMP/results"

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* perf.data writer and reader: round trip, time ordering, features, BPF info
+ * encoding, and clear errors for truncated and corrupt files. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "perfdata/bpf_info.h"
+#include "perfdata/reader.h"
+#include "perfdata/writer.h"
+#include "util.h"
+
+#define ST (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+
+static char path[64];
+
+static void put(struct strbuf *b, const void *p, size_t n) { sb_append_len(b, p, n); }
+static void put64(struct strbuf *b, uint64_t v) { put(b, &v, 8); }
+static void put32(struct strbuf *b, uint32_t v) { put(b, &v, 4); }
+
+static void trailer(struct strbuf *b, uint32_t pid, uint64_t time, uint64_t id)
+{
+	put32(b, pid); put32(b, pid); put64(b, time); put32(b, 0); put32(b, 0); put64(b, id);
+}
+
+static void finish_rec(struct strbuf *b, size_t start)
+{
+	uint16_t size = (uint16_t)(b->len - start);
+	memcpy(b->buf + start + 6, &size, 2);
+}
+
+static void sample(struct strbuf *b, uint64_t id, uint32_t pid, uint64_t time, uint64_t ip, int depth)
+{
+	size_t s = b->len;
+	struct perf_event_header h = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 0 };
+	put(b, &h, sizeof(h));
+	put64(b, id); put64(b, ip); put32(b, pid); put32(b, pid); put64(b, time);
+	put32(b, 1); put32(b, 0); put64(b, 250000);
+	put64(b, (uint64_t)depth + 1);
+	put64(b, PERF_CONTEXT_USER);
+	for (int i = 0; i < depth; i++)
+		put64(b, ip + (uint64_t)i * 16);
+	finish_rec(b, s);
+}
+
+static void comm(struct strbuf *b, uint32_t pid, const char *name, uint64_t time, uint64_t id)
+{
+	size_t s = b->len;
+	struct perf_event_header h = { PERF_RECORD_COMM, 0, 0 };
+	put(b, &h, sizeof(h));
+	put32(b, pid); put32(b, pid);
+	char n[16] = { 0 };
+	snprintf(n, sizeof(n), "%s", name);
+	put(b, n, 16);
+	trailer(b, pid, time, id);
+	finish_rec(b, s);
+}
+
+/* Writes a file with 2 events; returns its record bytes. */
+static void write_file(bool finish)
+{
+	int err = 0;
+	snprintf(path, sizeof(path), "/tmp/bpfperf-test-pd-%d.data", getpid());
+	unlink(path);
+	struct pd_writer *w = pd_writer_create(path, &err);
+	assert_non_null(w);
+	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_CPU_CLOCK, .sample_type = ST,
+				     .sample_id_all = 1 };
+	uint64_t ids0[] = { 10, 11 }, ids1[] = { 20 };
+	pd_writer_add_attr(w, &a, "cpu-clock", ids0, 2);
+	a.config = PERF_COUNT_SW_DUMMY;
+	pd_writer_add_attr(w, &a, "dummy:u", ids1, 1);
+	assert_int_equal(pd_writer_begin(w), 0);
+	struct strbuf b = { 0 };
+	comm(&b, 42, "first", 0, 20);
+	sample(&b, 11, 42, 300, 0x1000, 3);	/* out of order on purpose */
+	sample(&b, 10, 42, 100, 0x2000, 1);
+	comm(&b, 42, "renamed", 200, 20);
+	assert_int_equal(pd_writer_write(w, b.buf, b.len), 0);
+	assert_int_equal(pd_writer_commit(w), 0);
+	if (finish) {
+		struct strbuf f = { 0 };
+		pd_feat_put_string(&f, "myhost");
+		pd_writer_add_feature(w, PD_FEAT_HOSTNAME, f.buf, f.len);
+		sb_free(&f);
+		assert_int_equal(pd_writer_finish(w), 0);
+	}
+	pd_writer_free(w);
+	sb_free(&b);
+}
+
+struct seen {
+	int n;
+	uint32_t types[16];
+	uint64_t times[16];
+	uint64_t ips[16];
+	const char *events[16];
+	uint64_t nr_cc[16];
+};
+
+static int collect(void *ctx, const struct pd_record *r)
+{
+	struct seen *s = ctx;
+	if (s->n < 16) {
+		s->types[s->n] = r->hdr->type;
+		s->times[s->n] = r->s.time;
+		s->ips[s->n] = r->s.ip;
+		s->events[s->n] = r->event ? r->event->name : NULL;
+		s->nr_cc[s->n] = r->s.nr_callchain;
+	}
+	s->n++;
+	return 0;
+}
+
+static void test_roundtrip(void **state)
+{
+	(void)state;
+	char err[512];
+	write_file(true);
+	struct pd_file *f = pd_open(path, err, sizeof(err));
+	assert_non_null(f);
+	assert_int_equal(pd_nr_events(f), 2);
+	assert_string_equal(pd_event_at(f, 0)->name, "cpu-clock");
+	assert_string_equal(pd_event_at(f, 1)->name, "dummy:u");
+	size_t len;
+	const char *host = pd_feature(f, PD_FEAT_HOSTNAME, &len);
+	assert_non_null(host);
+	size_t pos = 0;
+	assert_string_equal(pd_feat_get_string(host, len, &pos), "myhost");
+	assert_non_null(pd_feature(f, PD_FEAT_EVENT_DESC, NULL));
+
+	struct seen s = { 0 };
+	assert_int_equal(pd_process(f, collect, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 4);
+	/* time order: comm(0), sample(100), comm(200), sample(300) */
+	assert_int_equal(s.types[0], PERF_RECORD_COMM);
+	assert_int_equal(s.times[1], 100);
+	assert_int_equal(s.ips[1], 0x2000);
+	assert_string_equal(s.events[1], "cpu-clock");
+	assert_int_equal(s.types[2], PERF_RECORD_COMM);
+	assert_string_equal(s.events[2], "dummy:u");
+	assert_int_equal(s.times[3], 300);
+	assert_int_equal(s.nr_cc[3], 4);
+	pd_close(f);
+	unlink(path);
+}
+
+static void test_killed_writer_is_readable(void **state)
+{
+	(void)state;
+	char err[512];
+	write_file(false);	/* committed, never finished: like a SIGKILL */
+	struct pd_file *f = pd_open(path, err, sizeof(err));
+	assert_non_null(f);
+	struct seen s = { 0 };
+	assert_int_equal(pd_process(f, collect, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 4);
+	pd_close(f);
+	unlink(path);
+}
+
+static void test_truncated_and_corrupt(void **state)
+{
+	(void)state;
+	char err[512];
+	write_file(true);
+	size_t len;
+	char *buf = read_file(path, &len);
+	assert_non_null(buf);
+	unlink(path);
+	struct pd_file_header h;
+	memcpy(&h, buf, sizeof(h));
+
+	/* cut inside the data section */
+	struct pd_file *f = pd_open_mem(buf, h.data.offset + 20, err, sizeof(err));
+	assert_null(f);
+	assert_non_null(strstr(err, "truncated"));
+
+	/* bad magic */
+	char *copy = xmalloc(len);
+	memcpy(copy, buf, len);
+	copy[0] = 'X';
+	assert_null(pd_open_mem(copy, len, err, sizeof(err)));
+	assert_non_null(strstr(err, "not a perf.data file"));
+
+	/* record with an impossible size: error names the offset */
+	memcpy(copy, buf, len);
+	uint16_t bad = 12;
+	memcpy(copy + h.data.offset + 6, &bad, 2);
+	f = pd_open_mem(copy, len, err, sizeof(err));
+	assert_non_null(f);
+	struct seen s = { 0 };
+	assert_true(pd_process(f, collect, &s, err, sizeof(err)) < 0);
+	char want[64];
+	snprintf(want, sizeof(want), "offset %llu", (unsigned long long)h.data.offset);
+	assert_non_null(strstr(err, want));
+	pd_close(f);
+
+	/* every prefix of the file: never a crash */
+	log_set_verbosity(-1);
+	for (size_t n = 0; n < len; n += 7) {
+		f = pd_open_mem(buf, n, err, sizeof(err));
+		if (f) {
+			pd_process(f, collect, &s, err, sizeof(err));
+			pd_close(f);
+		}
+	}
+	free(copy);
+	free(buf);
+}
+
+static int count_progs;
+static void on_prog(void *ctx, const struct bpf_prog_info *info)
+{
+	(void)ctx;
+	const uint64_t *k = (const uint64_t *)(uintptr_t)info->jited_ksyms;
+	assert_int_equal(info->nr_jited_ksyms, 2);
+	assert_int_equal(k[0], 0xffffffffc0001000ull);
+	assert_int_equal(k[1], 0xffffffffc0002000ull);
+	assert_int_equal(info->id, 77);
+	count_progs++;
+}
+
+static void test_bpf_prog_info_encoding(void **state)
+{
+	(void)state;
+	struct pd_bpf_prog p = { 0 };
+	uint64_t ksyms[2] = { 0xffffffffc0001000ull, 0xffffffffc0002000ull };
+	p.info.id = 77;
+	p.info.nr_jited_ksyms = 2;
+	p.info.jited_ksyms = 0;	/* offset into data */
+	p.arrays = 1ULL << PD_BPIL_JITED_KSYMS;
+	p.data = (uint8_t *)ksyms;
+	p.data_len = sizeof(ksyms);
+	struct pd_bpf_prog *list[] = { &p, &p };
+	struct strbuf b = { 0 };
+	pd_bpf_progs_encode(&b, list, 2);
+	count_progs = 0;
+	assert_int_equal(pd_bpf_progs_decode(b.buf, b.len, on_prog, NULL), 2);
+	assert_int_equal(count_progs, 2);
+	/* an array pointing outside the data is skipped, not followed */
+	p.info.jited_ksyms = 4096;
+	sb_reset(&b);
+	pd_bpf_progs_encode(&b, list, 1);
+	log_set_verbosity(-1);
+	assert_int_equal(pd_bpf_progs_decode(b.buf, b.len, on_prog, NULL), 0);
+	/* truncated section */
+	assert_int_equal(pd_bpf_progs_decode(b.buf, 10, on_prog, NULL), -1);
+	sb_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_killed_writer_is_readable),
+		cmocka_unit_test(test_truncated_and_corrupt),
+		cmocka_unit_test(test_bpf_prog_info_encoding),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
