@@ -5,7 +5,7 @@
 #   bpftrace -e 'tracepoint:syscalls:sys_enter_write { @ = hist(args->count); }'
 # Measures, median of N runs (default 5):
 #   attach:  time from exec to "attached" (bpfperf -v) / "Attaching" (bpftrace)
-#   total:   time from exec to the final dump and exit, with `-- true` / `-c true`
+#   total:   time from exec to the final dump and exit, with `-- /bin/true` / `-c /bin/true`
 #   rss:     peak RSS of the tool (KiB)
 # Usage (root): sh bench/bench_run.sh [BUILD_DIR] [RUNS]
 set -u
@@ -24,11 +24,11 @@ PROG = 'tracepoint:syscalls:sys_enter_write { @ = hist(args->count); }'
 tools = {
     "bpfperf run": {
         "attach": [b, "-v", "run", obj, "--duration", "0.2"], "marker": b"attached",
-        "total": [b, "run", obj, "--", "true"],
+        "total": [b, "run", obj, "--", "/bin/true"],
     },
     "bpftrace": {
         "attach": ["bpftrace", "-e", PROG + " interval:ms:200 { exit(); }"], "marker": b"Attaching",
-        "total": ["bpftrace", "-e", PROG, "-c", "true"],
+        "total": ["bpftrace", "-e", PROG, "-c", "/bin/true"],
     },
 }
 def child_rss():
@@ -63,7 +63,7 @@ for name, t in tools.items():
         # peak RSS of one child: fork a measuring helper per run
         r = subprocess.run([sys.executable, "-c",
             "import resource,subprocess,sys,time;t=time.monotonic();"
-            "subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL);"
+            "subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL,check=True);"
             "print(time.monotonic()-t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"] + t["total"],
             capture_output=True, text=True, check=True)
         s, k = r.stdout.split()

@@ -34,21 +34,25 @@ run() {
   echo "  $name: $secs s ($blocks blocks)" >&2
 }
 
+# bpftrace -c does not honour shell quoting: the workload is a script.
+printf 'exec %s=%s 2>/dev/null\n' "$DD" "$N" > "$TMP/work.sh"
+printf 'exec %s=%s 2>/dev/null\n' "$DD" "$SLOW_N" > "$TMP/work_slow.sh"
+
 echo "bench_trace: $DD=$N (slow tools: $SLOW_N), $(nproc) CPUs, kernel $(uname -r)" >&2
-run none       "$N" sh -c "$DD=$N 2>/dev/null"
-run floor      "$N" "$BPFPERF" trace --bench-floor -s -o /dev/null -- sh -c "exec $DD=$N 2>/dev/null"
-run trace_s    "$N" "$BPFPERF" trace -s -o "$TMP/summary.txt" -- sh -c "exec $DD=$N 2>/dev/null"
-run trace_stream "$N" "$BPFPERF" trace -o "$TMP/stream.txt" -- sh -c "exec $DD=$N 2>/dev/null"
+run none       "$N" sh "$TMP/work.sh"
+run floor      "$N" "$BPFPERF" trace --bench-floor -s -o /dev/null -- sh "$TMP/work.sh"
+run trace_s    "$N" "$BPFPERF" trace -s -o "$TMP/summary.txt" -- sh "$TMP/work.sh"
+run trace_stream "$N" "$BPFPERF" trace -o "$TMP/stream.txt" -- sh "$TMP/work.sh"
 lines=$(wc -l < "$TMP/stream.txt")
 lost=$(grep -o '[0-9]* events lost' "$TMP/trace_stream.err" | awk '{print $1}')
 if command -v bpftrace >/dev/null 2>&1; then
-  run bpftrace "$N" bpftrace -e 'tracepoint:raw_syscalls:sys_enter { @[comm] = count(); }' -c "/bin/sh -c 'exec $DD=$N 2>/dev/null'"
+  run bpftrace "$N" bpftrace -e 'tracepoint:raw_syscalls:sys_enter { @[comm] = count(); }' -c "/bin/sh $TMP/work.sh"
 fi
 if command -v perf >/dev/null 2>&1; then
-  run perf_trace_s "$SLOW_N" perf trace -s -o "$TMP/perf.txt" -- sh -c "exec $DD=$SLOW_N 2>/dev/null"
+  run perf_trace_s "$SLOW_N" perf trace -s -o "$TMP/perf.txt" -- sh "$TMP/work_slow.sh"
 fi
 if command -v strace >/dev/null 2>&1; then
-  run strace_c "$SLOW_N" strace -c -o "$TMP/strace.txt" -- sh -c "exec $DD=$SLOW_N 2>/dev/null"
+  run strace_c "$SLOW_N" strace -c -o "$TMP/strace.txt" -- sh "$TMP/work_slow.sh"
 fi
 
 echo

@@ -6,6 +6,7 @@
 #include "event/synth.h"
 #include "log.h"
 #include "perfdata/bpf_info.h"
+#include "perfdata/tracing_data.h"
 #include "perfdata/writer.h"
 #include "util.h"
 
@@ -461,6 +462,23 @@ static void add_features(struct record *r)
 	pd_writer_add_feature(r->w, PD_FEAT_CMDLINE, b.buf, b.len);
 	sb_reset(&b);
 
+	/* perf needs the tracepoints' formats to read a file that has any. */
+	const struct perf_event_attr *attrs[MAX_EVENTS + 1];
+	bool has_tp = false;
+	for (int i = 0; i < r->nevents; i++) {
+		attrs[i] = &r->events[i].attr;
+		has_tp |= attrs[i]->type == PERF_TYPE_TRACEPOINT;
+	}
+	const char *tfs = has_tp ? tracefs_path() : NULL;
+	if (tfs) {
+		int err = pd_tracing_data_build(&b, tfs, attrs, (size_t)r->nevents);
+		if (err)
+			pr_warn("cannot read the tracepoint formats from %s (%s): perf will not read "
+				"this file's tracepoint events", tfs, log_strerr(err));
+		else
+			pd_writer_add_feature(r->w, PD_FEAT_TRACING_DATA, b.buf, b.len);
+		sb_reset(&b);
+	}
 	if (r->synth.nprogs) {
 		pd_bpf_progs_encode(&b, r->synth.progs, r->synth.nprogs);
 		pd_writer_add_feature(r->w, PD_FEAT_BPF_PROG_INFO, b.buf, b.len);

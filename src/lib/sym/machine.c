@@ -205,7 +205,9 @@ const char *machine_intern(struct machine *m, const char *s)
 static const char *intern_hex(struct machine *m, uint64_t v)
 {
 	char buf[32];
-	snprintf(buf, sizeof(buf), "0x%016llx", (unsigned long long)v);
+	/* perf prints unresolved addresses as "%#.16llx": 16 hex digits with
+	 * 0x, except for 0, which has no prefix. */
+	snprintf(buf, sizeof(buf), "%#.16llx", (unsigned long long)v);
 	return strtab_intern(m->strs, buf);
 }
 

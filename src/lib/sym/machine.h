@@ -59,7 +59,7 @@ struct resolved {
 				 * "[unknown]" when no map covers the address */
 	const char *dso_path;	/* full path where known, else same as dso */
 	const char *sym;	/* symbol name (demangled); when unresolved perf's
-				 * form: hex address relative to the dso, "0x%016llx"
+				 * form: hex address relative to the dso, "%#.16llx"
 				 * (or of the raw address for "[unknown]") */
 	uint64_t sym_start;	/* symbol start in the dso's address space (0 if none) */
 	uint64_t rel_addr;	/* address relative to the dso (file vaddr for ELF) */

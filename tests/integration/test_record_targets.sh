@@ -1,0 +1,34 @@
+#!/bin/sh
+# Targets and events: -p PID, -a, -C, a software event and a tracepoint;
+# perf reads every file (a tracepoint needs the TRACING_DATA section).
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd perf linux-perf
+need_tracefs
+cd "$TMP"
+"$DEMO" 4 >/dev/null 2>&1 &
+dp=$!
+sleep 1.6   # past the BPF phase: the user phase runs now
+"$BPFPERF" record -g -p $dp -o p.data --duration 0.8 2>p.err || { cat p.err; fail "record -p"; }
+"$BPFPERF" report -i p.data --no-children --json > p.json || fail "report -p"
+python3 - p.json $dp <<'PY' || fail "-p profile"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["total_samples"] > 50, d["total_samples"]
+assert all(e["comm"] == "bpfperf-demo" for e in d["entries"]), "only the target process"
+assert any(e["symbol"] == "demo_hot_user_function" for e in d["entries"])
+PY
+"$BPFPERF" record -a -C 0 -o c.data --duration 0.5 2>/dev/null || fail "record -a -C 0"
+perf report -i c.data --stdio --sort cpu 2>/dev/null | grep -E '^ +[0-9.]+%' > cpus.txt
+[ "$(wc -l < cpus.txt)" -eq 1 ] && grep -q ' 000$' cpus.txt || { cat cpus.txt; fail "-C 0 sampled other CPUs"; }
+wait $dp
+
+"$BPFPERF" record -e page-faults -o pf.data -- "$DEMO" 0.3 >/dev/null 2>&1 || fail "page-faults"
+perf report -i pf.data --stdio 2>/dev/null | grep -q "of event 'page-faults'" || fail "perf: page-faults file"
+
+"$BPFPERF" record -e sched:sched_switch -a -o tp.data -- sleep 0.3 2>/dev/null || fail "tracepoint"
+perf report -i tp.data --stdio > tp.txt 2> tp.err || { cat tp.err; fail "perf cannot read a tracepoint file"; }
+grep -q "of event 'sched:sched_switch'" tp.txt || fail "perf: tracepoint event name"
+grep -q "__schedule" tp.txt || fail "perf: sched_switch samples in __schedule"
+"$BPFPERF" report -i tp.data --json | grep -q '"__schedule"' || fail "our report of the tracepoint file"
+ok "targets and events"
