@@ -46,11 +46,10 @@ struct {
 	__type(value, __u8);
 } excluded SEC(".maps");
 
-/* Entry state per thread: task local storage, freed with the task. */
 struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);		/* tid */
 	__type(value, struct trace_inflight);
 } inflight SEC(".maps");
 
@@ -323,11 +322,15 @@ int trace_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 		return 0;
 	}
 
-	struct trace_inflight *in = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0,
-							 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	struct trace_inflight *in = bpf_map_lookup_elem(&inflight, &tid);
 	if (!in) {
-		count(TRACE_CNT_INFLIGHT_FULL);
-		return 0;
+		struct trace_inflight z = {};
+		bpf_map_update_elem(&inflight, &tid, &z, BPF_NOEXIST);
+		in = bpf_map_lookup_elem(&inflight, &tid);
+		if (!in) {
+			count(TRACE_CNT_INFLIGHT_FULL);
+			return 0;
+		}
 	}
 	in->nr = id;
 	in->flags = 0;
@@ -351,7 +354,7 @@ int trace_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)pid_tgid;
-	struct trace_inflight *in = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
+	struct trace_inflight *in = bpf_map_lookup_elem(&inflight, &tid);
 
 	if (!in || !in->ts)
 		return 0;
@@ -397,6 +400,14 @@ int BPF_PROG(trace_fork, struct task_struct *parent, struct task_struct *child)
 	return 0;
 }
 
+/* Free the thread's inflight slot when it exits. */
+SEC("raw_tp/sched_process_exit")
+int trace_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	bpf_map_delete_elem(&inflight, &tid);
+	return 0;
+}
 
 /* The cost floor for the benchmark (--bench-floor): empty programs on the
  * same hooks. Not loaded otherwise. */

@@ -65,7 +65,7 @@ struct record {
 	struct pd_writer *w;
 	struct synth synth;
 	uint64_t samples, lost, records;
-	int write_err;
+	size_t id_hdr_size;	/* sample_id trailer size of our events */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -288,6 +288,12 @@ static int setup_events(struct record *r)
 		}
 		r->nevents++;
 	}
+	r->id_hdr_size = 0;
+	for (uint64_t bit = PERF_SAMPLE_TID; bit <= PERF_SAMPLE_IDENTIFIER; bit <<= 1)
+		if ((sample_type & bit) && (bit & (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+						   PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+						   PERF_SAMPLE_IDENTIFIER)))
+			r->id_hdr_size += 8;
 	/* Side-band: BPF program loads/unloads, system-wide, waking us at once
 	 * so that program info is read while the program exists. */
 	struct rec_event *sb = &r->events[r->nevents++];
@@ -356,6 +362,54 @@ static void iov_copy(const struct iovec *iov, size_t off, void *dst, size_t n)
 	}
 }
 
+/* Append bytes [from, to) of the (possibly wrapped) ring region. */
+static int write_range(struct record *r, const struct iovec *iov, size_t from, size_t to)
+{
+	struct iovec out[2];
+	int n = 0;
+	size_t base = 0;
+	for (int k = 0; k < 2; k++) {
+		size_t s = base, e = base + iov[k].iov_len;
+		size_t a = from > s ? from : s, b = to < e ? to : e;
+		if (a < b) {
+			out[n].iov_base = (uint8_t *)iov[k].iov_base + (a - s);
+			out[n].iov_len = b - a;
+			n++;
+		}
+		base = e;
+	}
+	return n ? pd_writer_writev(r->w, out, n) : 0;
+}
+
+/* The real size of a KSYMBOL or BPF_EVENT record. The kernel computes their
+ * header size once and adds the sample_id size for every event it writes
+ * the record to (perf_event_ksymbol_output/perf_event_bpf_output do not
+ * restore it), so when several events listen (another profiler, or one per
+ * CPU and task), the size in the header is too large and garbage follows the
+ * record. Returns 0 when the header is right. */
+static size_t sideband_true_size(struct record *r, const struct iovec *iov, size_t off,
+				 const struct perf_event_header *h)
+{
+	size_t body;
+	if (h->type == PERF_RECORD_KSYMBOL) {
+		char name[512];
+		size_t max = h->size > 24 ? h->size - 24 : 0;
+		if (max > sizeof(name))
+			max = sizeof(name);
+		iov_copy(iov, off + 24, name, max);
+		size_t n = strnlen(name, max);
+		if (n == max)
+			return 0;
+		body = 16 + ALIGN_UP(n + 1, 8);
+	} else if (h->type == PERF_RECORD_BPF_EVENT) {
+		body = 16;
+	} else {
+		return 0;
+	}
+	size_t want = sizeof(*h) + body + r->id_hdr_size;
+	return want < h->size ? want : 0;
+}
+
 /* Look at the records (counts, BPF loads), then append them to the file. */
 static int drain_ring(struct record *r, struct perf_ring *ring)
 {
@@ -363,7 +417,8 @@ static int drain_ring(struct record *r, struct perf_ring *ring)
 	size_t len = perf_ring_peek(ring, iov);
 	if (!len)
 		return 0;
-	size_t off = 0;
+	size_t off = 0, done = 0;
+	int err = 0;
 	while (off + sizeof(struct perf_event_header) <= len) {
 		struct perf_event_header h;
 		iov_copy(iov, off, &h, sizeof(h));
@@ -385,29 +440,33 @@ static int drain_ring(struct record *r, struct perf_ring *ring)
 			iov_copy(iov, off + sizeof(h), &type, 2);
 			iov_copy(iov, off + sizeof(h) + 4, &id, 4);
 			if (type == PD_BPF_EVENT_PROG_LOAD) {
-				int err = synth_bpf_program(&r->synth, id, false);
-				if (err)
+				int e = synth_bpf_program(&r->synth, id, false);
+				if (e)
 					pr_debug("BPF program %u was unloaded before its info could be "
-						 "saved: %s", id, log_strerr(err));
+						 "saved: %s", id, log_strerr(e));
 			}
 			break;
 		}
 		default:
 			break;
 		}
+		size_t fixed = sideband_true_size(r, iov, off, &h);
+		if (fixed && !err) {
+			/* Write what precedes it, then the record with its real size. */
+			uint8_t rec[65536];
+			err = write_range(r, iov, done, off);
+			iov_copy(iov, off, rec, fixed);
+			struct perf_event_header *fh = (void *)rec;
+			fh->size = (uint16_t)fixed;
+			if (!err)
+				err = pd_writer_write(r->w, rec, fixed);
+			done = off + h.size;
+		}
 		r->records++;
 		off += h.size;
 	}
-	struct iovec out[2] = { iov[0], iov[1] };
-	if (off < len) {	/* only whole records */
-		if (off <= out[0].iov_len) {
-			out[0].iov_len = off;
-			out[1].iov_len = 0;
-		} else {
-			out[1].iov_len = off - out[0].iov_len;
-		}
-	}
-	int err = pd_writer_writev(r->w, out, out[1].iov_len ? 2 : 1);
+	if (!err)
+		err = write_range(r, iov, done, off);
 	perf_ring_consume(ring, off);
 	return err;
 }

@@ -927,6 +927,7 @@ int cmd_trace(int argc, char **argv)
 	fill_descs(skel, &c.table, enabled);
 	bpf_map__set_max_entries(skel->maps.events, (uint32_t)o.buffer_size);
 	uint32_t nthreads = o.all ? 65536 : 16384;
+	bpf_map__set_max_entries(skel->maps.inflight, nthreads);
 	bpf_map__set_max_entries(skel->maps.summary, o.summary ? nthreads * 4 : 1);
 	bpf_map__set_max_entries(skel->maps.errnos, o.errno_summary ? nthreads : 1);
 	if (!o.cmd || o.bench_floor)
@@ -935,6 +936,7 @@ int cmd_trace(int argc, char **argv)
 	bpf_program__set_autoload(skel->progs.floor_sys_exit, o.bench_floor);
 	bpf_program__set_autoload(skel->progs.trace_sys_enter, !o.bench_floor);
 	bpf_program__set_autoload(skel->progs.trace_sys_exit, !o.bench_floor);
+	bpf_program__set_autoload(skel->progs.trace_exit, !o.bench_floor);
 
 	err = trace_bpf__load(skel);
 	if (err) {

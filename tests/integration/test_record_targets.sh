@@ -31,4 +31,15 @@ perf report -i tp.data --stdio > tp.txt 2> tp.err || { cat tp.err; fail "perf ca
 grep -q "of event 'sched:sched_switch'" tp.txt || fail "perf: tracepoint event name"
 grep -q "__schedule" tp.txt || fail "perf: sched_switch samples in __schedule"
 "$BPFPERF" report -i tp.data --json | grep -q '"__schedule"' || fail "our report of the tracepoint file"
+# Another profiler listening for KSYMBOL/BPF_EVENT at the same time makes
+# the kernel inflate those records' sizes; our file must stay readable.
+perf record -a -o other.data -- sleep 3 >/dev/null 2>&1 &
+op=$!
+sleep 0.3
+"$BPFPERF" record -a -o conc.data -- "$DEMO" 1.2 >/dev/null 2>&1 || fail "record next to perf"
+wait $op
+perf report -i conc.data --stdio > conc.txt 2> conc.err || { cat conc.err; fail "perf cannot read a file recorded next to another profiler"; }
+grep -q "_demo_bpf_mix" conc.txt || fail "perf: BPF program not named in the concurrent recording"
+"$BPFPERF" report -i conc.data --json | grep -q "_demo_bpf_mix" || fail "ours: BPF program not named"
+"$BPFPERF" report -i other.data --json > /dev/null || fail "our report of perf's concurrent file"
 ok "targets and events"

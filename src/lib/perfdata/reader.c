@@ -587,7 +587,19 @@ static int decode(const struct pd_file *f, uint64_t off, struct pd_record *r, ch
 		       "trailer: corrupt file", rec_name(hdr->type), (unsigned long long)off, hdr->size);
 		return -EINVAL;
 	}
-	parse_trailer(ev, body + n, &r->s);
+	/* KSYMBOL/BPF_EVENT records written by kernels that inflate their
+	 * header size when several events listen (see record.c): the trailer
+	 * follows the real body, not the end of the record. */
+	size_t real = n;
+	if (hdr->type == PERF_RECORD_KSYMBOL && n >= 16 + ts) {
+		size_t nl = strnlen((const char *)body + 16, n - 16);
+		size_t want = 16 + ALIGN_UP(nl + 1, 8) + ts;
+		if (want < n)
+			real = want;
+	} else if (hdr->type == PERF_RECORD_BPF_EVENT && 16 + ts < n) {
+		real = 16 + ts;
+	}
+	parse_trailer(ev, body + real, &r->s);
 	return 0;
 }
 
