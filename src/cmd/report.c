@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,6 +235,12 @@ static int on_record(void *ctx, const struct pd_record *r)
 	return 0;
 }
 
+static void *load_kernel_symbols(void *m)
+{
+	machine_load_kernel_symbols(m);
+	return NULL;
+}
+
 static void on_bpf_prog(void *ctx, const struct bpf_prog_info *info)
 {
 	machine_bpf_prog_info(ctx, info);
@@ -357,6 +364,18 @@ int cmd_report(int argc, char **argv)
 	struct machine_opts mo = { .no_demangle = rp.no_demangle, .live = true };
 	rp.m = machine_new(&mo);
 	rp.h = hist_new(&ho);
+
+	/* Read kallsyms on the other CPU while the records are validated and
+	 * ordered (nothing else touches the machine meanwhile). */
+	pthread_t ksym_thread;
+	bool threaded = pthread_create(&ksym_thread, NULL, load_kernel_symbols, rp.m) == 0;
+	int ir = pd_index(f, err, sizeof(err));
+	if (threaded)
+		pthread_join(ksym_thread, NULL);
+	if (ir < 0) {
+		pr_err("%s: %s", rp.input, err);
+		goto out;
+	}
 
 	size_t flen;
 	const void *feat = pd_feature(f, PD_FEAT_BPF_PROG_INFO, &flen);

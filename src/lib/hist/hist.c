@@ -293,6 +293,7 @@ static int str_cmp_null(const char *a, const char *b)
 
 static const struct trie *sort_trie;	/* qsort context (single-threaded) */
 
+
 static int cmp_node_name(const void *pa, const void *pb)
 {
 	const struct tnode *a = &sort_trie->nodes[*(const uint32_t *)pa];
@@ -382,10 +383,10 @@ struct hent {
 	uint32_t max_depth;	/* longest chain in the call graph (perf's max_depth) */
 };
 
-struct ccn {
+struct cnode {
 	const struct hist_frame *frame;
-	uint32_t parent;
-	uint64_t selfw;
+	uint64_t period;
+	uint32_t kid0, nkids;	/* kids are contiguous, sorted */
 };
 
 struct hist {
@@ -407,10 +408,8 @@ struct hist {
 	size_t nsorted;
 
 	/* call-graph trees */
-	struct ccn *cc;
-	size_t ncc, cc_cap;
-	uint32_t *cslots;
-	size_t ncslots;
+	struct cnode *cn;
+	size_t ncn, cn_cap;
 	struct callchain_node *pub;
 	struct callchain_node **pub_kids;
 
@@ -449,8 +448,7 @@ void hist_free(struct hist *h)
 	free(h->ents);
 	free(h->eslots);
 	free(h->sorted);
-	free(h->cc);
-	free(h->cslots);
+	free(h->cn);
 	free(h->pub);
 	free(h->pub_kids);
 	free(h);
@@ -584,165 +582,121 @@ static uint32_t entry_of(struct hist *h, uint32_t v, bool create)
 	return idx;
 }
 
-static inline uint64_t cc_hash(uint32_t parent, const struct hist_frame *f)
-{
-	return mix3(parent ^ 0x5555u, (uintptr_t)f->sym, (uintptr_t)f->dso);
-}
-
-static uint32_t cc_new(struct hist *h, uint32_t parent, const struct hist_frame *f)
-{
-	ARRAY_GROW(h->cc, h->cc_cap, h->ncc + 1);
-	struct ccn *c = &h->cc[h->ncc];
-	c->frame = f;
-	c->parent = parent;
-	c->selfw = 0;
-	return (uint32_t)h->ncc++;
-}
-
-static void cc_rehash(struct hist *h)
-{
-	size_t n = h->ncslots ? h->ncslots * 2 : 4096, mask = n - 1;
-	uint32_t *s = xcalloc(n, sizeof(*s));
-
-	for (size_t i = 0; i < h->ncc; i++) {
-		const struct ccn *c = &h->cc[i];
-		if (c->parent == NONE)
-			continue;
-		size_t j = cc_hash(c->parent, c->frame) & mask;
-		while (s[j])
-			j = (j + 1) & mask;
-		s[j] = (uint32_t)i + 1;
-	}
-	free(h->cslots);
-	h->cslots = s;
-	h->ncslots = n;
-}
-
-static uint32_t cc_child(struct hist *h, uint32_t parent, const struct hist_frame *f)
-{
-	if (!h->ncslots)
-		cc_rehash(h);
-	size_t mask = h->ncslots - 1;
-	size_t j = cc_hash(parent, f) & mask;
-	for (;;) {
-		uint32_t s = h->cslots[j];
-		if (!s)
-			break;
-		const struct ccn *c = &h->cc[s - 1];
-		if (c->parent == parent && c->frame->sym == f->sym && c->frame->dso == f->dso)
-			return s - 1;
-		j = (j + 1) & mask;
-	}
-	uint32_t idx = cc_new(h, parent, f);
-	h->cslots[j] = idx + 1;
-	if (h->ncc * 2 > h->ncslots)
-		cc_rehash(h);
-	return idx;
-}
-
-static uint32_t ent_cc_root(struct hist *h, uint32_t e)
-{
-	if (h->ents[e].cc_root == NONE)
-		h->ents[e].cc_root = cc_new(h, NONE, NULL);
-	return h->ents[e].cc_root;
-}
-
-/* Per-depth state of the DFS in hist_finish. */
-struct act {
-	uint32_t ent, cc;
+/* Indexes of the trie used by hist_finish. */
+struct fidx {
+	uint32_t *eof;		/* entry of each node (NONE: root, or no entry) */
+	uint32_t *pre, *end;	/* pre-order number and end of the subtree (exclusive) */
+	uint32_t *depth;	/* roots 0, first frame 1 */
+	uint32_t *anc1;		/* ancestor at depth 1 */
+	uint32_t *height;	/* length of the longest chain from the node down */
+	/* per entry: self nodes in pre-order, prefix sums of their self period */
+	uint32_t *soff, *spre, *snode;
+	uint64_t *ssum;
+	/* per entry: outermost occurrences (children mode) */
+	uint32_t *ooff, *onode;
 };
 
-struct dfs_state {
-	uint32_t *path;		/* trie node per depth (1-based; path[0] = root) */
-	uint32_t *marked;	/* entry newly marked at this depth, or NONE */
-	size_t *aoff;		/* active list of depth d: acts[aoff[d] .. aoff[d+1]) */
-	struct act *acts;
-	size_t path_cap, marked_cap, aoff_cap, acts_cap;
+/* Period of the samples under trie node v (v included) whose leaf entry is e. */
+static uint64_t self_under(const struct fidx *x, uint32_t e, uint32_t v)
+{
+	uint32_t b = x->soff[e], n = x->soff[e + 1];
+	uint32_t lo = x->pre[v], hi = x->end[v];
+	uint32_t l = b, r = n;
+
+	while (l < r) {		/* first >= lo */
+		uint32_t m = l + (r - l) / 2;
+		if (x->spre[m] < lo)
+			l = m + 1;
+		else
+			r = m;
+	}
+	uint32_t first = l;
+	r = n;
+	while (l < r) {		/* first >= hi */
+		uint32_t m = l + (r - l) / 2;
+		if (x->spre[m] < hi)
+			l = m + 1;
+		else
+			r = m;
+	}
+	if (l == first)
+		return 0;
+	return x->ssum[l - 1] - (first > b ? x->ssum[first - 1] : 0);
+}
+
+struct pair {
+	uint32_t a, b;
 };
 
-static void finish_dfs(struct hist *h, const uint32_t *eof)
+/* Pre-order numbering, self/children sums, perf's max_depth, and the lists
+ * the call-graph construction needs. One DFS over the distinct stacks. */
+static void finish_dfs(struct hist *h, struct fidx *x)
 {
 	struct trie *t = &h->trie;
-	struct dfs_state st = { 0 };
-	bool graphs = h->opts.callchains;
-	bool children_mode = h->opts.children;
+	uint32_t *path = NULL, *marked = NULL;
+	size_t path_cap = 0, marked_cap = 0;
+	struct pair *selfs = NULL, *occ = NULL;	/* (entry, node) in pre-order */
+	size_t nselfs = 0, selfs_cap = 0, nocc = 0, occ_cap = 0;
+	uint32_t pre = 0;
 
+	for (size_t i = t->nnodes; i-- > 0;) {
+		if (x->height[i] == 0)
+			x->height[i] = 1;
+		uint32_t p = t->nodes[i].parent;
+		if (p != NONE && x->height[p] < x->height[i] + 1)
+			x->height[p] = x->height[i] + 1;
+	}
 	for (size_t ri = 0; ri < t->nroots; ri++) {
 		uint32_t root = t->roots[ri].node;
 		size_t d = 0;
 
-		ARRAY_GROW(st.path, st.path_cap, 1);
-		ARRAY_GROW(st.marked, st.marked_cap, 1);
-		ARRAY_GROW(st.aoff, st.aoff_cap, 2);
-		st.path[0] = root;
-		st.marked[0] = NONE;
-		st.aoff[0] = 0;
-		st.aoff[1] = 0;
+		x->pre[root] = pre++;
+		x->depth[root] = 0;
+		x->anc1[root] = NONE;
 		uint32_t v = t->first_kid[root];
 		while (v != NONE) {
-			/* enter v at depth d + 1 */
 			d++;
-			ARRAY_GROW(st.path, st.path_cap, d + 1);
-			ARRAY_GROW(st.marked, st.marked_cap, d + 1);
-			ARRAY_GROW(st.aoff, st.aoff_cap, d + 2);
-			st.path[d] = v;
-			st.marked[d] = NONE;
+			ARRAY_GROW(path, path_cap, d + 1);
+			ARRAY_GROW(marked, marked_cap, d + 1);
+			path[d] = v;
+			marked[d] = NONE;
+			x->pre[v] = pre++;
+			x->depth[v] = (uint32_t)d;
+			x->anc1[v] = d == 1 ? v : x->anc1[t->nodes[v].parent];
 			const struct tnode *nd = &t->nodes[v];
-			uint32_t e = eof[v];
-			size_t pb = st.aoff[d - 1], pe = st.aoff[d];
-			size_t nb = pe;
-			size_t need = nb + (pe - pb) + 1;
-
-			ARRAY_GROW(st.acts, st.acts_cap, need);
-			size_t n = nb;
-			if (graphs && children_mode)
-				for (size_t k = pb; k < pe; k++) {
-					st.acts[n].ent = st.acts[k].ent;
-					st.acts[n].cc = cc_child(h, st.acts[k].cc, &nd->frame);
-					n++;
-				}
+			uint32_t e = x->eof[v];
 			if (e != NONE && !h->ents[e].mark) {
-				h->ents[e].mark = 1;
-				st.marked[d] = e;
-				h->ents[e].e.children += t->cum_period[v];
-				if (graphs && children_mode) {
-					st.acts[n].ent = e;
-					st.acts[n].cc = cc_child(h, ent_cc_root(h, e), &nd->frame);
-					n++;
+				struct hent *he = &h->ents[e];
+				he->mark = 1;
+				marked[d] = e;
+				he->e.children += t->cum_period[v];
+				if (h->opts.children) {
+					if (x->height[v] > he->max_depth)
+						he->max_depth = x->height[v];
+					ARRAY_GROW(occ, occ_cap, nocc + 1);
+					occ[nocc].a = e;
+					occ[nocc++].b = v;
 				}
 			}
-			st.aoff[d + 1] = n;
-
 			if (nd->self_count && e != NONE) {
-				uint64_t w = nd->self_period;
-				h->ents[e].e.self += w;
-				h->ents[e].e.nr_samples += nd->self_count;
-				if (graphs && children_mode) {
-					for (size_t k = nb; k < n; k++)
-						if (st.acts[k].ent != e)
-							h->cc[st.acts[k].cc].selfw += w;
-					uint32_t c = ent_cc_root(h, e);
-					for (size_t k = 1; k <= d; k++)
-						c = cc_child(h, c, &t->nodes[st.path[k]].frame);
-					h->cc[c].selfw += w;
-				} else if (graphs) {
-					uint32_t c = ent_cc_root(h, e);
-					for (size_t k = d; k >= 1; k--)
-						c = cc_child(h, c, &t->nodes[st.path[k]].frame);
-					h->cc[c].selfw += w;
-				}
+				struct hent *he = &h->ents[e];
+				he->e.self += nd->self_period;
+				he->e.nr_samples += nd->self_count;
+				if (d > he->max_depth)
+					he->max_depth = (uint32_t)d;
+				ARRAY_GROW(selfs, selfs_cap, nselfs + 1);
+				selfs[nselfs].a = e;
+				selfs[nselfs++].b = v;
 			}
-
-			/* next node in pre-order */
 			if (t->first_kid[v] != NONE) {
 				v = t->first_kid[v];
 				continue;
 			}
 			for (;;) {
-				/* leave depth d */
-				if (st.marked[d] != NONE)
-					h->ents[st.marked[d]].mark = 0;
-				uint32_t nx = t->next_sib[st.path[d]];
+				if (marked[d] != NONE)
+					h->ents[marked[d]].mark = 0;
+				x->end[path[d]] = pre;
+				uint32_t nx = t->next_sib[path[d]];
 				d--;
 				if (nx != NONE) {
 					v = nx;
@@ -754,89 +708,307 @@ static void finish_dfs(struct hist *h, const uint32_t *eof)
 				}
 			}
 		}
+		x->end[root] = pre;
 	}
-	free(st.path);
-	free(st.marked);
-	free(st.aoff);
-	free(st.acts);
+	/* bucket by entry, keeping the pre-order */
+	size_t ne = h->nents;
+	x->soff = xcalloc(ne + 1, sizeof(uint32_t));
+	x->ooff = xcalloc(ne + 1, sizeof(uint32_t));
+	for (size_t i = 0; i < nselfs; i++)
+		x->soff[selfs[i].a + 1]++;
+	for (size_t i = 0; i < nocc; i++)
+		x->ooff[occ[i].a + 1]++;
+	for (size_t i = 0; i < ne; i++) {
+		x->soff[i + 1] += x->soff[i];
+		x->ooff[i + 1] += x->ooff[i];
+	}
+	uint32_t *pos = xmalloc((ne ? ne : 1) * sizeof(uint32_t));
+	x->spre = xmalloc((nselfs ? nselfs : 1) * sizeof(uint32_t));
+	x->snode = xmalloc((nselfs ? nselfs : 1) * sizeof(uint32_t));
+	x->ssum = xmalloc((nselfs ? nselfs : 1) * sizeof(uint64_t));
+	memcpy(pos, x->soff, ne * sizeof(uint32_t));
+	for (size_t i = 0; i < nselfs; i++) {
+		uint32_t j = pos[selfs[i].a]++;
+		x->snode[j] = selfs[i].b;
+		x->spre[j] = x->pre[selfs[i].b];
+	}
+	for (size_t e = 0; e < ne; e++) {
+		uint64_t sum = 0;
+		for (uint32_t j = x->soff[e]; j < x->soff[e + 1]; j++) {
+			sum += t->nodes[x->snode[j]].self_period;
+			x->ssum[j] = sum;
+		}
+	}
+	x->onode = xmalloc((nocc ? nocc : 1) * sizeof(uint32_t));
+	memcpy(pos, x->ooff, ne * sizeof(uint32_t));
+	for (size_t i = 0; i < nocc; i++)
+		x->onode[pos[occ[i].a]++] = occ[i].b;
+	free(pos);
+	free(selfs);
+	free(occ);
+	free(path);
+	free(marked);
 }
 
-static const char *frame_name(const struct hist_frame *f)
+/* ---- call-graph trees, built per entry, level by level ------------------- */
+
+/* A piece of the trie contributing to a call-graph node: trie node t with
+ * weight w. Modes: from the entry's outermost occurrence down (children
+ * mode, samples whose leaf is another entry), the whole chain from the
+ * outermost caller (samples whose leaf is the entry), and upwards from the
+ * leaf (self mode). */
+enum { IT_SUFFIX, IT_FULL, IT_UP };
+
+struct item {
+	uint32_t t;
+	uint32_t mode;
+	uint64_t w;
+};
+
+struct group {
+	size_t b, e;		/* items */
+	uint64_t period;
+	const struct hist_frame *frame;
+	uint32_t node;
+};
+
+struct pend {
+	uint32_t node;
+	size_t ib, ie;
+	bool expanded;
+};
+
+struct ccb {
+	struct hist *h;
+	const struct fidx *x;
+	uint32_t ent;
+	uint64_t min_hit;
+	struct item *items;
+	size_t nitems, items_cap;
+	struct group *groups;
+	size_t groups_cap;
+	struct pend *stack;
+	size_t nstack, stack_cap;
+};
+
+static bool cmp_item_frame_eq(const struct trie *t, const struct item *it, const struct hist_frame *f)
 {
-	return f && f->sym ? f->sym : "";
+	const struct hist_frame *g = &t->nodes[it->t].frame;
+	return g->sym == f->sym && g->dso == f->dso;
 }
 
-static int cmp_cc_pub(const void *pa, const void *pb)
+static int cmp_item_frame(const void *pa, const void *pb)
 {
-	const struct callchain_node *a = *(const struct callchain_node *const *)pa;
-	const struct callchain_node *b = *(const struct callchain_node *const *)pb;
+	const struct tnode *nodes = sort_trie->nodes;
+	const struct hist_frame *a = &nodes[((const struct item *)pa)->t].frame;
+	const struct hist_frame *b = &nodes[((const struct item *)pb)->t].frame;
+	if (a->sym != b->sym)
+		return (uintptr_t)a->sym < (uintptr_t)b->sym ? -1 : 1;
+	if (a->dso != b->dso)
+		return (uintptr_t)a->dso < (uintptr_t)b->dso ? -1 : 1;
+	return 0;
+}
+
+static int cmp_group(const void *pa, const void *pb)
+{
+	const struct group *a = pa, *b = pb;
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
-	int c = strcmp(frame_name(a->frame), frame_name(b->frame));
+	int c = str_cmp_null(a->frame->sym, b->frame->sym);
 	if (c)
 		return c;
-	return str_cmp_null(a->frame ? a->frame->dso : NULL, b->frame ? b->frame->dso : NULL);
+	c = str_cmp_null(a->frame->dso, b->frame->dso);
+	if (c)
+		return c;
+	return a->b < b->b ? -1 : a->b > b->b;
 }
 
-/* Turn the internal call-graph nodes into the public tree. */
-static void finish_cc(struct hist *h)
+static uint32_t cn_new(struct hist *h, const struct hist_frame *f, uint64_t period)
 {
-	size_t n = h->ncc;
+	ARRAY_GROW(h->cn, h->cn_cap, h->ncn + 1);
+	struct cnode *c = &h->cn[h->ncn];
+	c->frame = f;
+	c->period = period;
+	c->kid0 = 0;
+	c->nkids = 0;
+	return (uint32_t)h->ncn++;
+}
+
+static void push_item(struct ccb *b, uint32_t t, uint32_t mode, uint64_t w)
+{
+	ARRAY_GROW(b->items, b->items_cap, b->nitems + 1);
+	b->items[b->nitems].t = t;
+	b->items[b->nitems].mode = mode;
+	b->items[b->nitems].w = w;
+	b->nitems++;
+}
+
+/* Items [gb, nitems) are the next level under node `parent`: group them by
+ * frame, keep the groups of at least min_hit, create their nodes (sorted by
+ * period) and queue them. */
+static void make_kids(struct ccb *b, uint32_t parent, size_t gb)
+{
+	struct hist *h = b->h;
+	size_t ge = b->nitems, ng = 0;
+
+	if (ge == gb)
+		return;
+	sort_trie = &h->trie;
+	qsort(b->items + gb, ge - gb, sizeof(struct item), cmp_item_frame);
+	sort_trie = NULL;
+	size_t out = gb;
+	for (size_t i = gb; i < ge;) {
+		size_t j = i;
+		uint64_t sum = 0;
+		const struct hist_frame *f = &h->trie.nodes[b->items[i].t].frame;
+		while (j < ge && cmp_item_frame_eq(&h->trie, &b->items[j], f)) {
+			sum += b->items[j].w;
+			j++;
+		}
+		if (sum && sum >= b->min_hit) {
+			ARRAY_GROW(b->groups, b->groups_cap, ng + 1);
+			struct group *g = &b->groups[ng++];
+			if (out != i)
+				memmove(b->items + out, b->items + i, (j - i) * sizeof(struct item));
+			g->b = out;
+			g->e = out + (j - i);
+			g->period = sum;
+			g->frame = f;
+			out += j - i;
+		}
+		i = j;
+	}
+	b->nitems = out;
+	if (!ng)
+		return;
+	qsort(b->groups, ng, sizeof(struct group), cmp_group);
+	uint32_t kid0 = (uint32_t)h->ncn;
+	for (size_t k = 0; k < ng; k++)
+		b->groups[k].node = cn_new(h, b->groups[k].frame, b->groups[k].period);
+	h->cn[parent].kid0 = kid0;
+	h->cn[parent].nkids = (uint32_t)ng;
+	/* queue in item order so that the item buffer is used as a stack */
+	ARRAY_GROW(b->stack, b->stack_cap, b->nstack + ng);
+	size_t base = b->nstack;
+	for (size_t k = 0; k < ng; k++) {
+		struct pend *p = &b->stack[base + k];
+		p->node = b->groups[k].node;
+		p->ib = b->groups[k].b;
+		p->ie = b->groups[k].e;
+		p->expanded = false;
+	}
+	/* sort the new stack entries by ib (groups were sorted by period) */
+	for (size_t k = 1; k < ng; k++) {
+		struct pend tmp = b->stack[base + k];
+		size_t m = k;
+		while (m > 0 && b->stack[base + m - 1].ib > tmp.ib) {
+			b->stack[base + m] = b->stack[base + m - 1];
+			m--;
+		}
+		b->stack[base + m] = tmp;
+	}
+	b->nstack += ng;
+}
+
+static void expand(struct ccb *b, const struct pend *p)
+{
+	const struct trie *t = &b->h->trie;
+	size_t gb = b->nitems;
+
+	for (size_t i = p->ib; i < p->ie; i++) {
+		struct item it = b->items[i];
+		if (it.mode == IT_UP) {
+			uint32_t par = t->nodes[it.t].parent;
+			if (par != NONE && t->nodes[par].parent != NONE)
+				push_item(b, par, IT_UP, it.w);
+			continue;
+		}
+		for (uint32_t k = t->first_kid[it.t]; k != NONE; k = t->next_sib[k]) {
+			uint64_t s = self_under(b->x, b->ent, k);
+			uint64_t w = it.mode == IT_FULL ? s : t->cum_period[k] - s;
+			if (w)
+				push_item(b, k, it.mode, w);
+		}
+	}
+	make_kids(b, p->node, gb);
+}
+
+static void build_entry_tree(struct ccb *b, uint32_t e)
+{
+	struct hist *h = b->h;
+	const struct fidx *x = b->x;
+	const struct trie *t = &h->trie;
+	struct hent *he = &h->ents[e];
+	uint64_t total = h->opts.children ? he->e.children : he->e.self;
+
+	if (!total || total < b->min_hit)
+		return;
+	b->ent = e;
+	b->nitems = 0;
+	b->nstack = 0;
+	he->cc_root = cn_new(h, NULL, total);
+	if (h->opts.children) {
+		for (uint32_t j = x->ooff[e]; j < x->ooff[e + 1]; j++) {
+			uint32_t v = x->onode[j];
+			uint64_t w = t->cum_period[v] - self_under(x, e, v);
+			if (w)
+				push_item(b, v, IT_SUFFIX, w);
+		}
+		uint32_t last = NONE;
+		for (uint32_t j = x->soff[e]; j < x->soff[e + 1]; j++) {
+			uint32_t a = x->anc1[x->snode[j]];
+			if (a == last)	/* pre-order: one subtree is contiguous */
+				continue;
+			last = a;
+			push_item(b, a, IT_FULL, self_under(x, e, a));
+		}
+	} else {
+		for (uint32_t j = x->soff[e]; j < x->soff[e + 1]; j++)
+			push_item(b, x->snode[j], IT_UP, t->nodes[x->snode[j]].self_period);
+	}
+	make_kids(b, he->cc_root, 0);
+	while (b->nstack) {
+		struct pend *p = &b->stack[b->nstack - 1];
+		if (p->expanded) {
+			b->nitems = p->ib;
+			b->nstack--;
+			continue;
+		}
+		p->expanded = true;
+		struct pend cur = *p;
+		expand(b, &cur);
+	}
+}
+
+static void build_callchains(struct hist *h, const struct fidx *x)
+{
+	struct ccb b = { .h = h, .x = x };
+	double lim = h->opts.callgraph_limit > 0 ? h->opts.callgraph_limit : 0;
+
+	b.min_hit = (uint64_t)((double)h->total_period * (lim / 100.0));
+	for (size_t e = 0; e < h->nents; e++)
+		build_entry_tree(&b, (uint32_t)e);
+	free(b.items);
+	free(b.groups);
+	free(b.stack);
+
+	size_t n = h->ncn;
 	if (!n)
 		return;
-	uint64_t *period = xmalloc(n * sizeof(uint64_t));
-	for (size_t i = 0; i < n; i++)
-		period[i] = h->cc[i].selfw;
-	for (size_t i = n; i-- > 0;)
-		if (h->cc[i].parent != NONE)
-			period[h->cc[i].parent] += period[i];
-
-	uint32_t *cnt = xcalloc(n + 1, sizeof(uint32_t));
-	for (size_t i = 0; i < n; i++)
-		if (h->cc[i].parent != NONE && period[i])
-			cnt[h->cc[i].parent + 1]++;
-	for (size_t i = 0; i < n; i++)
-		cnt[i + 1] += cnt[i];
 	h->pub = xcalloc(n, sizeof(*h->pub));
-	h->pub_kids = xmalloc((cnt[n] ? cnt[n] : 1) * sizeof(*h->pub_kids));
+	h->pub_kids = xmalloc(n * sizeof(*h->pub_kids));
 	for (size_t i = 0; i < n; i++) {
-		h->pub[i].frame = h->cc[i].frame;
-		h->pub[i].period = period[i];
-		h->pub[i].kids = h->pub_kids + cnt[i];
-		h->pub[i].nkids = 0;
+		h->pub_kids[i] = &h->pub[i];
+		h->pub[i].frame = h->cn[i].frame;
+		h->pub[i].period = h->cn[i].period;
+		h->pub[i].nkids = h->cn[i].nkids;
+		h->pub[i].kids = h->cn[i].nkids ? &h->pub_kids[h->cn[i].kid0] : NULL;
 	}
-	for (size_t i = 0; i < n; i++) {
-		uint32_t p = h->cc[i].parent;
-		if (p != NONE && period[i])
-			h->pub[p].kids[h->pub[p].nkids++] = &h->pub[i];
-	}
-	for (size_t i = 0; i < n; i++)
-		if (h->pub[i].nkids > 1)
-			qsort(h->pub[i].kids, h->pub[i].nkids, sizeof(*h->pub[i].kids), cmp_cc_pub);
 	for (size_t i = 0; i < h->nents; i++)
 		h->ents[i].e.callers = h->ents[i].cc_root == NONE ? NULL : &h->pub[h->ents[i].cc_root];
-	/* depth of each node and the root it belongs to (parents come first) */
-	uint32_t *depth = xmalloc(n * sizeof(uint32_t)), *root = xmalloc(n * sizeof(uint32_t));
-	uint32_t *rdepth = xcalloc(n, sizeof(uint32_t));
-	for (size_t i = 0; i < n; i++) {
-		uint32_t p = h->cc[i].parent;
-		depth[i] = p == NONE ? 0 : depth[p] + 1;
-		root[i] = p == NONE ? (uint32_t)i : root[p];
-		if (period[i] && depth[i] > rdepth[root[i]])
-			rdepth[root[i]] = depth[i];
-	}
-	for (size_t i = 0; i < h->nents; i++)
-		if (h->ents[i].cc_root != NONE)
-			h->ents[i].max_depth = rdepth[h->ents[i].cc_root];
-	free(depth);
-	free(root);
-	free(rdepth);
-	free(cnt);
-	free(period);
-	/* the internal nodes are no longer needed */
-	free(h->cslots);
-	h->cslots = NULL;
-	h->ncslots = 0;
+	free(h->cn);
+	h->cn = NULL;
+	h->ncn = h->cn_cap = 0;
 }
 
 static const struct hist *cmp_hist;	/* qsort context (single-threaded) */
@@ -911,24 +1083,44 @@ void hist_finish(struct hist *h)
 	free(t->slots);
 	t->slots = NULL;
 
-	uint32_t *eof = xmalloc((t->nnodes ? t->nnodes : 1) * sizeof(uint32_t));
+	size_t nn = t->nnodes ? t->nnodes : 1;
+	struct fidx x = { 0 };
+	x.eof = xmalloc(nn * sizeof(uint32_t));
+	x.pre = xmalloc(nn * sizeof(uint32_t));
+	x.end = xmalloc(nn * sizeof(uint32_t));
+	x.depth = xmalloc(nn * sizeof(uint32_t));
+	x.anc1 = xmalloc(nn * sizeof(uint32_t));
+	x.height = xcalloc(nn, sizeof(uint32_t));
 	for (size_t i = 0; i < t->nnodes; i++) {
 		const struct tnode *nd = &t->nodes[i];
 		if (nd->parent == NONE)
-			eof[i] = NONE;
+			x.eof[i] = NONE;
 		else if (h->opts.children || nd->self_count)
-			eof[i] = entry_of(h, (uint32_t)i, true);
+			x.eof[i] = entry_of(h, (uint32_t)i, true);
 		else
-			eof[i] = NONE;
+			x.eof[i] = NONE;
 	}
+	/* without children, entries are leaves only; other frames still count
+	 * towards the children sums of the entries they match */
 	if (!h->opts.children)
 		for (size_t i = 0; i < t->nnodes; i++)
-			if (t->nodes[i].parent != NONE && eof[i] == NONE)
-				eof[i] = entry_of(h, (uint32_t)i, false);
-	finish_dfs(h, eof);
-	free(eof);
+			if (t->nodes[i].parent != NONE && x.eof[i] == NONE)
+				x.eof[i] = entry_of(h, (uint32_t)i, false);
+	finish_dfs(h, &x);
 	if (h->opts.callchains)
-		finish_cc(h);
+		build_callchains(h, &x);
+	free(x.eof);
+	free(x.pre);
+	free(x.end);
+	free(x.depth);
+	free(x.anc1);
+	free(x.height);
+	free(x.soff);
+	free(x.spre);
+	free(x.snode);
+	free(x.ssum);
+	free(x.ooff);
+	free(x.onode);
 
 	h->sorted = xmalloc((h->nents ? h->nents : 1) * sizeof(*h->sorted));
 	for (size_t i = 0; i < h->nents; i++)

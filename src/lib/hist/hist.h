@@ -45,6 +45,11 @@ struct hist_opts {
 	int nkeys;
 	bool children;		/* accumulate children overhead along callchains */
 	bool callchains;	/* keep the callchain tree (for -g, folded, flame graph) */
+	double callgraph_limit;	/* percent of the total period under which call-graph
+				 * branches are not built (perf's 0.5; 0 builds all).
+				 * Set it like out_opts.callgraph_limit: it is what
+				 * keeps hist_finish fast on profiles with many
+				 * distinct stacks. */
 };
 
 struct hist;

@@ -13,6 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+struct rec_index {
+	uint64_t time;
+	uint64_t off;	/* offsets are increasing: ties keep file order */
+};
+
 struct pd_feat_ref {
 	const void *data;
 	size_t len;
@@ -30,6 +35,9 @@ struct pd_file {
 	struct pd_feat_ref feats[PD_FEAT_MAX];
 	/* how records find their event */
 	bool same_sample_type;
+	struct rec_index *idx;	/* records in time order, after pd_index */
+	size_t nidx;
+	bool indexed;
 	int id_pos;	/* index (in u64) of the id in a sample, -1 if none */
 	int id_rpos;	/* index from the end of a sample_id trailer, -1 if none */
 };
@@ -388,7 +396,7 @@ struct pd_file *pd_open(const char *path, char *err, size_t errlen)
 	struct pd_file *f = xcalloc(1, sizeof(*f));
 	f->len = (size_t)st.st_size;
 	if (f->len) {
-		void *p = mmap(NULL, f->len, PROT_READ, MAP_PRIVATE, fd, 0);
+		void *p = mmap(NULL, f->len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 		if (p == MAP_FAILED) {
 			seterr(err, errlen, "cannot map %s: %s", path, strerror(errno));
 			close(fd);
@@ -420,6 +428,7 @@ void pd_close(struct pd_file *f)
 		free(f->events[i].ids);
 	}
 	free(f->events);
+	free(f->idx);
 	free(f);
 }
 
@@ -522,10 +531,6 @@ static void parse_trailer(const struct pd_event *ev, const uint8_t *end, struct 
 	if (st & PERF_SAMPLE_IDENTIFIER) memcpy(&s->id, p, 8);
 }
 
-struct rec_index {
-	uint64_t time;
-	uint64_t off;	/* offsets are increasing: ties keep file order */
-};
 
 static int cmp_index(const void *a, const void *b)
 {
@@ -619,7 +624,32 @@ static size_t min_body(uint32_t type)
 	}
 }
 
-int pd_process(struct pd_file *f, pd_record_fn fn, void *ctx, char *err, size_t errlen)
+/* Stable merge sort of runs: the records of one ring buffer chunk are in
+ * time order, so the input is a sequence of sorted runs. */
+static void merge_sort_index(struct rec_index *a, size_t n)
+{
+	struct rec_index *tmp = xmalloc(n * sizeof(*a));
+	for (size_t width = 1; width < n; width *= 2) {
+		/* Skip merging when a pair of runs is already in order. */
+		for (size_t lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = lo + width < n ? lo + width : n;
+			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+			if (mid >= hi || cmp_index(&a[mid - 1], &a[mid]) <= 0)
+				continue;
+			size_t i = lo, j = mid, k = 0;
+			while (i < mid && j < hi)
+				tmp[k++] = cmp_index(&a[j], &a[i]) < 0 ? a[j++] : a[i++];
+			while (i < mid)
+				tmp[k++] = a[i++];
+			while (j < hi)
+				tmp[k++] = a[j++];
+			memcpy(a + lo, tmp, k * sizeof(*a));
+		}
+	}
+	free(tmp);
+}
+
+int pd_index(struct pd_file *f, char *err, size_t errlen)
 {
 	uint64_t start = f->data_off, end = f->data_off + f->data_size;
 	struct rec_index *idx = NULL;
@@ -628,6 +658,8 @@ int pd_process(struct pd_file *f, pd_record_fn fn, void *ctx, char *err, size_t 
 	bool ordered = true;
 	int ret = 0;
 
+	if (f->indexed)
+		return 0;
 	for (uint64_t off = start; off < end;) {
 		struct perf_event_header hdr;
 		if (end - off < sizeof(hdr)) {
@@ -677,15 +709,27 @@ int pd_process(struct pd_file *f, pd_record_fn fn, void *ctx, char *err, size_t 
 		off += hdr.size;
 	}
 	if (!ordered)
-		qsort(idx, n, sizeof(*idx), cmp_index);
-	for (size_t i = 0; i < n; i++) {
-		struct pd_record r;
-		if ((ret = decode(f, idx[i].off, &r, err, errlen)) < 0)
-			goto out;
-		if ((ret = fn(ctx, &r)) != 0)
-			goto out;
-	}
+		merge_sort_index(idx, n);
+	f->idx = idx;
+	f->nidx = n;
+	f->indexed = true;
+	return 0;
 out:
 	free(idx);
 	return ret;
+}
+
+int pd_process(struct pd_file *f, pd_record_fn fn, void *ctx, char *err, size_t errlen)
+{
+	int ret = pd_index(f, err, errlen);
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < f->nidx; i++) {
+		struct pd_record r;
+		if ((ret = decode(f, f->idx[i].off, &r, err, errlen)) < 0)
+			return ret;
+		if ((ret = fn(ctx, &r)) != 0)
+			return ret;
+	}
+	return 0;
 }

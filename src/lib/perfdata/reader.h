@@ -53,6 +53,11 @@ const void *pd_feature(const struct pd_file *f, int feat, size_t *len);
 /* Whether the data section was cut short (e.g. the recorder was killed). */
 uint64_t pd_data_size(const struct pd_file *f);
 
+/* Validate every record and order them by time (done by pd_process if not
+ * called before; separate so that other work can overlap it). Returns 0 or
+ * -EINVAL with a message in err. */
+int pd_index(struct pd_file *f, char *err, size_t errlen);
+
 typedef int (*pd_record_fn)(void *ctx, const struct pd_record *r);
 /* Validate, order by time and deliver every record. A non-zero return from fn
  * stops and is returned. Returns -EINVAL with a message in err on corrupt

@@ -639,6 +639,12 @@ static void load_kallsyms(struct machine *m)
 		pr_debug("%ld kernel text symbols from %s", n, m->opts.kallsyms);
 }
 
+void machine_load_kernel_symbols(struct machine *m)
+{
+	if (!m->ksyms_loaded)
+		load_kallsyms(m);
+}
+
 static void resolve_kernel(struct machine *m, uint64_t addr, struct resolved *out)
 {
 	const struct bpf_range *b = m->nbpf ? bpf_find(m, addr) : NULL;

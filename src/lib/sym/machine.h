@@ -85,6 +85,10 @@ void machine_bpf_prog_info(struct machine *m, const struct bpf_prog_info *info);
  * shows them. Call before the first machine_resolve(). */
 void machine_set_demangle_params(struct machine *m, bool params);
 
+/* Load kernel symbols now instead of at the first kernel address. No other
+ * call on the same machine may run concurrently (it interns strings). */
+void machine_load_kernel_symbols(struct machine *m);
+
 /* Intern a string in the machine's string table (stable pointer). */
 const char *machine_intern(struct machine *m, const char *s);
 
