@@ -5,11 +5,15 @@
 #include "event/event.h"
 #include "event/synth.h"
 #include "log.h"
+#include "bpfobj/bpfobj.h"
 #include "perfdata/bpf_info.h"
 #include "perfdata/tracing_data.h"
 #include "perfdata/writer.h"
 #include "util.h"
 
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -46,6 +50,9 @@ struct record {
 	double duration;
 	size_t mmap_pages;
 	char **cmd;
+	const char *bpf_object;
+	char *sets[64];
+	int nsets;
 	int argc_all;
 	char **argv_all;
 
@@ -64,8 +71,13 @@ struct record {
 	int go_pipe[2], exec_pipe[2];
 	struct pd_writer *w;
 	struct synth synth;
-	uint64_t samples, lost, records;
+	uint64_t samples, lost, records, filtered;
 	size_t id_hdr_size;	/* sample_id trailer size of our events */
+	struct bpfobj *filter;
+	int *filter_fds, nfilter_fds;
+	int *sample_fds;	/* fds of sampling events (not side-band) */
+	size_t nsample_fds, sample_fds_cap;
+	bool read_lost;		/* PERF_FORMAT_LOST available */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -91,6 +103,8 @@ static void usage(FILE *f)
 "  -o, --output FILE      output file (default perf.data; an existing one becomes FILE.old)\n"
 "  -m, --mmap-pages N     ring buffer data pages per CPU, a power of two (default 128)\n"
 "      --duration SEC     stop after SEC seconds\n"
+"      --bpf-object OBJ   filter samples with OBJ's SEC(\"perf_event\") program (0 drops)\n"
+"      --set NAME=VALUE   assign a const volatile global of the filter object\n"
 "  -v                     more messages (-vv debug)\n", DEFAULT_FREQ);
 }
 
@@ -197,6 +211,12 @@ static int ring_for_cpu(struct record *r, int cpu)
 static int open_one(struct record *r, struct rec_event *e, pid_t pid, int cpu)
 {
 	int fd = sys_perf_event_open(&e->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && errno == EINVAL && (e->attr.read_format & PERF_FORMAT_LOST)) {
+		/* Before Linux 6.0: no lost-sample count (BPF filter drops). */
+		e->attr.read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+		r->read_lost = false;
+		fd = sys_perf_event_open(&e->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	}
 	if (fd < 0 && errno == EINVAL && e->attr.build_id) {
 		/* Kernels before 5.12 have no build ids in MMAP2. */
 		e->attr.build_id = 0;
@@ -206,6 +226,10 @@ static int open_one(struct record *r, struct rec_event *e, pid_t pid, int cpu)
 		return -errno;
 	ARRAY_GROW(r->fds, r->fds_cap, r->nfds + 1);
 	r->fds[r->nfds++] = fd;
+	if (e->attr.type != PERF_TYPE_SOFTWARE || e->attr.config != PERF_COUNT_SW_DUMMY) {
+		ARRAY_GROW(r->sample_fds, r->sample_fds_cap, r->nsample_fds + 1);
+		r->sample_fds[r->nsample_fds++] = fd;
+	}
 	uint64_t id = 0;
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
 		return -errno;
@@ -272,6 +296,10 @@ static int setup_events(struct record *r)
 			e->attr.sample_freq = r->freq ? r->freq : DEFAULT_FREQ;
 		}
 		e->attr.sample_id_all = 1;
+		if (r->bpf_object) {
+			e->attr.read_format = PERF_FORMAT_LOST;
+			r->read_lost = true;
+		}
 		e->attr.disabled = 1;
 		e->attr.inherit = per_task && !r->tids;
 		e->attr.enable_on_exec = r->child > 0;
@@ -343,6 +371,83 @@ static int setup_events(struct record *r)
 		return -1;
 	}
 	return 0;
+}
+
+/* --bpf-object: the object's perf_event program filters every sampling
+ * event (returning 0 drops the sample). */
+static int attach_filter(struct record *r)
+{
+	int err = bpfobj_open_perf_event_progs(r->bpf_object, r->sets, r->nsets, &r->filter,
+					       &r->filter_fds, &r->nfilter_fds);
+	if (err) {
+		if (err == -ENOENT)
+			pr_err("%s has no SEC(\"perf_event\") program to use as a sample filter",
+			       r->bpf_object);
+		return -1;
+	}
+	if (r->nfilter_fds != 1) {
+		pr_err("%s has %d perf_event programs; a sample filter object must have exactly one",
+		       r->bpf_object, r->nfilter_fds);
+		return -1;
+	}
+	for (size_t i = 0; i < r->nsample_fds; i++) {
+		if (ioctl(r->sample_fds[i], PERF_EVENT_IOC_SET_BPF, r->filter_fds[0]) < 0) {
+			int e = errno;
+			pr_err("cannot attach the filter from %s to the sampled event: %s%s", r->bpf_object,
+			       strerror(e), e == EEXIST ? " (the event already has a program)" : "");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The filter's own count of dropped samples: a global `__u64 dropped` in
+ * its .bss (the convention of examples/sample_filter.bpf.c). -1 if absent. */
+static int64_t filter_dropped_global(struct record *r)
+{
+	struct bpf_object *obj = bpfobj_object(r->filter);
+	struct btf *btf = obj ? bpf_object__btf(obj) : NULL;
+	if (!btf)
+		return -1;
+	int sec = btf__find_by_name_kind(btf, ".bss", BTF_KIND_DATASEC);
+	if (sec < 0)
+		return -1;
+	const struct btf_type *t = btf__type_by_id(btf, (uint32_t)sec);
+	const struct btf_var_secinfo *vs = btf_var_secinfos(t);
+	for (int i = 0; i < btf_vlen(t); i++, vs++) {
+		const struct btf_type *v = btf__type_by_id(btf, vs->type);
+		if (!v || strcmp(btf__name_by_offset(btf, v->name_off), "dropped") || vs->size != 8)
+			continue;
+		void *vals = NULL;
+		size_t stride = 0;
+		int n = 0;
+		if (bpfobj_map_read(r->filter, ".bss", NULL, &vals, &stride, &n) || n < 1 ||
+		    vs->offset + 8 > stride) {
+			free(vals);
+			return -1;
+		}
+		uint64_t d;
+		memcpy(&d, (uint8_t *)vals + vs->offset, 8);
+		free(vals);
+		return (int64_t)d;
+	}
+	return -1;
+}
+
+/* Samples the kernel dropped at overflow (BPF filter or full ring), summed
+ * over the sampling events; -1 if the kernel cannot tell. */
+static int64_t read_lost_samples(struct record *r)
+{
+	if (!r->read_lost)
+		return -1;
+	int64_t total = 0;
+	for (size_t i = 0; i < r->nsample_fds; i++) {
+		uint64_t v[2];
+		if (read(r->sample_fds[i], v, sizeof(v)) != (ssize_t)sizeof(v))
+			return -1;
+		total += (int64_t)v[1];
+	}
+	return total;
 }
 
 /* Copy n bytes at offset off of the (possibly wrapped) region iov[0..1]. */
@@ -606,7 +711,7 @@ static int start_child(struct record *r)
 
 static int parse_args(struct record *r, int argc, char **argv)
 {
-	enum { OPT_DURATION = 256, OPT_CALLGRAPH };
+	enum { OPT_DURATION = 256, OPT_CALLGRAPH, OPT_BPF_OBJECT, OPT_SET };
 	static const struct option opts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "freq", required_argument, NULL, 'F' },
@@ -619,6 +724,8 @@ static int parse_args(struct record *r, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "bpf-object", required_argument, NULL, OPT_BPF_OBJECT },
+		{ "set", required_argument, NULL, OPT_SET },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -684,6 +791,16 @@ static int parse_args(struct record *r, int argc, char **argv)
 				return -1;
 			}
 			break;
+		case OPT_BPF_OBJECT:
+			r->bpf_object = optarg;
+			break;
+		case OPT_SET:
+			if (r->nsets >= (int)ARRAY_SIZE(r->sets)) {
+				pr_err("too many --set assignments (at most %zu)", ARRAY_SIZE(r->sets));
+				return -1;
+			}
+			r->sets[r->nsets++] = optarg;
+			break;
 		case 'v':
 			log_set_verbosity(++verbose);
 			break;
@@ -701,6 +818,10 @@ static int parse_args(struct record *r, int argc, char **argv)
 	}
 	if (optind < argc)
 		r->cmd = argv + optind;
+	if (r->nsets && !r->bpf_object) {
+		pr_err("--set needs --bpf-object");
+		return -1;
+	}
 	int targets = (r->pids != NULL) + (r->tids != NULL) + (r->cmd != NULL);
 	if (targets > 1 || (r->system_wide && (r->pids || r->tids))) {
 		pr_err("choose one target: a command, -p, -t or -a");
@@ -757,6 +878,8 @@ int cmd_record(int argc, char **argv)
 	if (setup_events(&r) < 0)
 		goto out;
 	r.child = traced_child;
+	if (r.bpf_object && attach_filter(&r) < 0)
+		goto out;
 
 	int err;
 	r.w = pd_writer_create(r.output, &err);
@@ -836,6 +959,36 @@ int cmd_record(int argc, char **argv)
 		ioctl(r.fds[i], PERF_EVENT_IOC_DISABLE, 0);
 	if ((err = drain_all(&r)))
 		goto write_err;
+	if (r.bpf_object) {
+		/* The kernel counts filter drops from Linux 6.13 on, but only in
+		 * its lost count (with ring buffer losses); a filter that counts
+		 * its own drops is exact. */
+		int64_t dropped = filter_dropped_global(&r);
+		if (dropped < 0) {
+			int64_t lost_total = read_lost_samples(&r);
+			if (lost_total >= 0)
+				dropped = (uint64_t)lost_total > r.lost ? lost_total - (int64_t)r.lost : 0;
+		}
+		if (dropped >= 0) {
+			r.filtered = (uint64_t)dropped;
+			/* As perf: a LOST_SAMPLES record marked as BPF drops. */
+			struct {
+				struct perf_event_header h;
+				uint64_t lost;
+				uint64_t trailer[8];
+			} rec = { 0 };
+			rec.h.type = PERF_RECORD_LOST_SAMPLES;
+			rec.h.misc = PD_RECORD_MISC_LOST_SAMPLES_BPF;
+			rec.h.size = (uint16_t)(sizeof(rec.h) + 8 + r.id_hdr_size);
+			rec.lost = r.filtered;
+			rec.trailer[r.id_hdr_size / 8 - 1] = r.events[0].nids ? r.events[0].ids[0] : 0;
+			if ((err = pd_writer_write(r.w, &rec, rec.h.size)) || (err = pd_writer_commit(r.w)))
+				goto write_err;
+		} else {
+			pr_warn("the number of samples the filter dropped is unknown: this kernel does not "
+				"count them and %s has no `__u64 dropped` counter", r.bpf_object);
+		}
+	}
 	ret = 0;
 	if (child_done) {
 		if (WIFEXITED(child_status))
@@ -854,6 +1007,9 @@ finish:
 		double mb = (double)pd_writer_data_size(r.w) / (1024.0 * 1024.0);
 		fprintf(stderr, "[ bpfperf record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
 			mb, r.output, (unsigned long long)r.samples);
+		if (r.bpf_object)
+			fprintf(stderr, "[ bpfperf record: the BPF filter %s dropped %llu samples ]\n",
+				r.bpf_object, (unsigned long long)r.filtered);
 		if (r.lost)
 			fprintf(stderr, "[ bpfperf record: LOST %llu samples: the ring buffer was full; "
 				"use a larger -m or a lower -F ]\n", (unsigned long long)r.lost);
@@ -885,5 +1041,9 @@ out:
 	}
 	synth_free(&r.synth);
 	pd_writer_free(r.w);
+	free(r.sample_fds);
+	free(r.filter_fds);
+	if (r.filter)
+		bpfobj_close(r.filter);
 	return ret;
 }

@@ -34,7 +34,7 @@ struct report {
 	struct hist *h;
 	struct hist_frame *frames;
 	size_t frames_cap;
-	uint64_t lost, samples, nonsample_events;
+	uint64_t lost, filtered, samples;
 	const struct pd_event *sample_event;
 	bool bad;
 };
@@ -226,7 +226,10 @@ static int on_record(void *ctx, const struct pd_record *r)
 	case PERF_RECORD_LOST_SAMPLES: {
 		uint64_t lost;
 		memcpy(&lost, b, 8);
-		rp->lost += lost;
+		if (r->hdr->misc & PD_RECORD_MISC_LOST_SAMPLES_BPF)
+			rp->filtered += lost;	/* dropped on purpose by a BPF filter */
+		else
+			rp->lost += lost;
 		break;
 	}
 	default:
@@ -364,6 +367,8 @@ int cmd_report(int argc, char **argv)
 	struct machine_opts mo = { .no_demangle = rp.no_demangle, .live = true };
 	rp.m = machine_new(&mo);
 	rp.h = hist_new(&ho);
+	/* The idle task has no COMM record; perf calls it swapper. */
+	machine_comm(rp.m, 0, 0, "swapper", false);
 
 	/* Read kallsyms on the other CPU while the records are validated and
 	 * ordered (nothing else touches the machine meanwhile). */
@@ -430,6 +435,9 @@ int cmd_report(int argc, char **argv)
 		pr_err("cannot write the report: %s", strerror(errno));
 		goto out;
 	}
+	if (rp.filtered)
+		fprintf(stderr, "%llu samples were dropped by the BPF filter (record --bpf-object)\n",
+			(unsigned long long)rp.filtered);
 	if (rp.lost && !rp.json)
 		pr_warn("%llu samples were lost while recording (ring buffer full); the profile is "
 			"incomplete: record with a larger -m or a lower -F",

@@ -48,7 +48,9 @@ def main():
         if mine is None:
             print(f"MISSING in bpfperf: {key} perf={pct:.2f}%")
             bad += 1
-        elif abs(mine - pct) > 0.02:
+        # One sample either way (side-band and samples at the same instant may
+        # be ordered differently) is ~0.03% of a few thousand samples.
+        elif abs(mine - pct) > 0.06:
             print(f"DIFF {key}: perf={pct:.2f}% bpfperf={mine:.2f}%")
             bad += 1
         else:

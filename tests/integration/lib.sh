@@ -24,6 +24,6 @@ expect_fail() {
   if "$@" >"$TMP/out" 2>"$TMP/err"; then fail "$desc: exited 0"; fi
   rc=$?
   [ $rc -ge 128 ] && { cat "$TMP/err"; fail "$desc: killed by signal $((rc - 128))"; }
-  grep -qiE "$pat" "$TMP/err" || { cat "$TMP/err"; fail "$desc: stderr lacks /$pat/"; }
+  grep -qiE -e "$pat" "$TMP/err" || { cat "$TMP/err"; fail "$desc: stderr lacks /$pat/"; }
   ok "$desc"
 }

@@ -30,7 +30,8 @@ perf report -i pf.data --stdio 2>/dev/null | grep -q "of event 'page-faults'" ||
 perf report -i tp.data --stdio > tp.txt 2> tp.err || { cat tp.err; fail "perf cannot read a tracepoint file"; }
 grep -q "of event 'sched:sched_switch'" tp.txt || fail "perf: tracepoint event name"
 grep -q "__schedule" tp.txt || fail "perf: sched_switch samples in __schedule"
-"$BPFPERF" report -i tp.data --json | grep -q '"__schedule"' || fail "our report of the tracepoint file"
+"$BPFPERF" report -i tp.data --json > tp.json 2> tp.err || { cat tp.err; fail "our report of the tracepoint file"; }
+grep -q '"__schedule"' tp.json || { head -c 600 tp.json; fail "our report of the tracepoint file lacks __schedule"; }
 # Another profiler listening for KSYMBOL/BPF_EVENT at the same time makes
 # the kernel inflate those records' sizes; our file must stay readable.
 perf record -a -o other.data -- sleep 3 >/dev/null 2>&1 &

@@ -389,6 +389,18 @@ struct cnode {
 	uint32_t kid0, nkids;	/* kids are contiguous, sorted */
 };
 
+struct stk {
+	uint64_t hash;
+	uint32_t root, leaf;	/* trie nodes; leaf == NONE: empty slot */
+	uint32_t nframes;
+	size_t off;		/* in pool, 2 pointers per frame */
+	uint64_t period, count;	/* folded into the trie by hist_finish */
+};
+
+/* Bound of the stack cache's frame pool (pointers): past it, new stacks go
+ * through the trie only (profiles with millions of distinct stacks). */
+#define STK_POOL_MAX ((size_t)16 << 20)
+
 struct hist {
 	struct hist_opts opts;
 	bool key[SORT__MAX];
@@ -413,6 +425,15 @@ struct hist {
 	struct callchain_node *pub;
 	struct callchain_node **pub_kids;
 
+	/* whole-stack cache in front of the trie: a sample whose stack was seen
+	 * before costs one hash of its frames, one probe and one sequential
+	 * compare instead of one probe per frame */
+	struct stk *stks;
+	size_t nstks, nstk_slots;	/* nstk_slots: power of two */
+	const char **pool;		/* sym, dso pairs of the cached stacks */
+	size_t npool, pool_cap;
+	size_t last_stk;		/* slot of the previous sample's stack, or SIZE_MAX */
+
 	struct trie *comm_trie;	/* merged by comm, built on demand when roots carry pid/tid/cpu */
 	bool finished;
 };
@@ -433,6 +454,7 @@ struct hist *hist_new(const struct hist_opts *opts)
 			h->key[h->opts.keys[i]] = true;
 	trie_init(&h->trie);
 	h->last_root = NONE;
+	h->last_stk = SIZE_MAX;
 	return h;
 }
 
@@ -449,12 +471,55 @@ void hist_free(struct hist *h)
 	free(h->eslots);
 	free(h->sorted);
 	free(h->cn);
+	free(h->stks);
+	free(h->pool);
 	free(h->pub);
 	free(h->pub_kids);
 	free(h);
 }
 
 static const char unknown_str[] = "[unknown]";
+
+static inline const char *fsym(const struct hist_frame *f)
+{
+	return f->sym ? f->sym : unknown_str;
+}
+
+static inline const char *fdso(const struct hist_frame *f)
+{
+	return f->dso ? f->dso : unknown_str;
+}
+
+static void stk_rehash(struct hist *h)
+{
+	size_t n = h->nstk_slots ? h->nstk_slots * 2 : 4096, mask = n - 1;
+	struct stk *ns = xmalloc(n * sizeof(*ns));
+
+	for (size_t i = 0; i < n; i++)
+		ns[i].leaf = NONE;
+	for (size_t i = 0; i < h->nstk_slots; i++) {
+		if (h->stks[i].leaf == NONE)
+			continue;
+		size_t j = h->stks[i].hash & mask;
+		while (ns[j].leaf != NONE)
+			j = (j + 1) & mask;
+		ns[j] = h->stks[i];
+	}
+	h->last_stk = SIZE_MAX;
+	free(h->stks);
+	h->stks = ns;
+	h->nstk_slots = n;
+}
+
+static bool stk_equal(const struct hist *h, const struct stk *k, const struct hist_sample *s)
+{
+	const char *const *p = h->pool + k->off;
+
+	for (size_t i = 0; i < s->nframes; i++)
+		if (p[2 * i] != fsym(&s->frames[i]) || p[2 * i + 1] != fdso(&s->frames[i]))
+			return false;
+	return true;
+}
 
 void hist_add_sample(struct hist *h, const struct hist_sample *s)
 {
@@ -464,26 +529,75 @@ void hist_add_sample(struct hist *h, const struct hist_sample *s)
 	int tid = h->key[SORT_TID] ? s->tid : 0;
 	int cpu = h->key[SORT_CPU] ? s->cpu : 0;
 	const char *comm = s->comm ? s->comm : unknown_str;
-	uint32_t node;
+	size_t nf = s->frames ? s->nframes : 0;
+	uint32_t root, node;
 
 	if (h->last_root != NONE && comm == h->last_comm && pid == h->last_pid && tid == h->last_tid &&
 	    cpu == h->last_cpu) {
-		node = h->last_root;
+		root = h->last_root;
 	} else {
-		node = trie_root(&h->trie, comm, pid, tid, cpu);
-		h->last_root = node;
+		root = trie_root(&h->trie, comm, pid, tid, cpu);
+		h->last_root = root;
 		h->last_comm = comm;
 		h->last_pid = pid;
 		h->last_tid = tid;
 		h->last_cpu = cpu;
 	}
-	for (size_t i = s->nframes; i-- > 0;) {
-		const struct hist_frame *f = &s->frames[i];
-		node = trie_child(&h->trie, node, f->sym ? f->sym : unknown_str,
-				  f->dso ? f->dso : unknown_str, f->level ? f->level : '?');
+
+	if (h->last_stk != SIZE_MAX) {
+		struct stk *k = &h->stks[h->last_stk];
+		if (k->root == root && k->nframes == nf && stk_equal(h, k, s)) {
+			k->period += s->period;
+			k->count++;
+			goto counted;
+		}
 	}
-	h->trie.nodes[node].self_period += s->period;
-	h->trie.nodes[node].self_count++;
+	uint64_t hv = hash_u64(root + nf * 0x9e3779b97f4a7c15ull);
+	for (size_t i = 0; i < nf; i++)
+		hv = (hv ^ (uintptr_t)fsym(&s->frames[i])) * 0x9e3779b97f4a7c15ull ^ (uintptr_t)fdso(&s->frames[i]) * 0xc2b2ae3d27d4eb4full;
+	hv = hash_u64(hv);
+	if (!h->nstk_slots)
+		stk_rehash(h);
+	size_t mask = h->nstk_slots - 1, j = hv & mask;
+	for (;;) {
+		struct stk *k = &h->stks[j];
+		if (k->leaf == NONE)
+			break;
+		if (k->hash == hv && k->root == root && k->nframes == nf && stk_equal(h, k, s)) {
+			k->period += s->period;
+			k->count++;
+			h->last_stk = j;
+			goto counted;
+		}
+		j = (j + 1) & mask;
+	}
+	node = root;
+	for (size_t i = nf; i-- > 0;) {
+		const struct hist_frame *f = &s->frames[i];
+		node = trie_child(&h->trie, node, fsym(f), fdso(f), f->level ? f->level : '?');
+	}
+	if (h->npool + 2 * nf <= STK_POOL_MAX) {
+		ARRAY_GROW(h->pool, h->pool_cap, h->npool + 2 * nf);
+		struct stk *k = &h->stks[j];
+		k->hash = hv;
+		k->root = root;
+		k->leaf = node;
+		k->nframes = (uint32_t)nf;
+		k->off = h->npool;
+		k->period = s->period;
+		k->count = 1;
+		h->last_stk = j;
+		for (size_t i = 0; i < nf; i++) {
+			h->pool[h->npool++] = fsym(&s->frames[i]);
+			h->pool[h->npool++] = fdso(&s->frames[i]);
+		}
+		if (++h->nstks * 2 > h->nstk_slots)
+			stk_rehash(h);
+	} else {
+		h->trie.nodes[node].self_period += s->period;
+		h->trie.nodes[node].self_count++;
+	}
+counted:
 	h->total_period += s->period;
 	h->total_samples++;
 }
@@ -1078,10 +1192,24 @@ void hist_finish(struct hist *h)
 		return;
 	h->finished = true;
 	struct trie *t = &h->trie;
+	/* counts kept in the stack cache go to the trie's leaves */
+	for (size_t i = 0; i < h->nstk_slots; i++) {
+		const struct stk *k = &h->stks[i];
+		if (k->leaf == NONE)
+			continue;
+		t->nodes[k->leaf].self_period += k->period;
+		t->nodes[k->leaf].self_count += k->count;
+	}
 	trie_index(t);
-	/* the child hash of the trie is not needed any more */
+	/* the child hash of the trie and the stack cache are not needed any more */
 	free(t->slots);
 	t->slots = NULL;
+	free(h->stks);
+	h->stks = NULL;
+	h->nstk_slots = h->nstks = 0;
+	free(h->pool);
+	h->pool = NULL;
+	h->npool = h->pool_cap = 0;
 
 	size_t nn = t->nnodes ? t->nnodes : 1;
 	struct fidx x = { 0 };

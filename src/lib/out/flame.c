@@ -17,6 +17,9 @@
 #include "out/out.h"
 #include "util.h"
 
+/* Frames embedded at most (see out_flamegraph_html). */
+#define FG_MAX_NODES 500000
+
 struct fnode {
 	uint32_t name;
 	uint32_t depth;
@@ -254,6 +257,7 @@ static const char page_script[] =
 "document.getElementById('clr').addEventListener('click',function(){qi.value='';search('');});\n"
 "var rt=0;window.addEventListener('resize',function(){clearTimeout(rt);rt=setTimeout(draw,100);});\n"
 "draw();\n"
+"if(D.omitted_below)info.textContent='Frames with fewer than '+D.omitted_below+' samples are left out (their time is in their parent). '+info.textContent;\n"
 "if(document.documentElement.scrollHeight>window.innerHeight)window.scrollTo(0,document.documentElement.scrollHeight);\n"
 "window.flamegraph={search:search,zoomTo:function(i){zoom=i;draw();stats();},reset:reset,nodes:N,"
 "matched:function(){return mt.textContent;}};\n"
@@ -272,6 +276,17 @@ int out_flamegraph_html(FILE *f, const struct hist *h, const struct out_opts *o)
 	for (size_t i = 0; i < c.n; i++)
 		if (c.nodes[i].depth == 1)
 			total += c.nodes[i].samples;
+	/* Keep the page light: past FG_MAX_NODES frames, leave out the frames
+	 * with fewer than `thr` samples (their time stays in their parent). A
+	 * frame never has more samples than its parent, so this cuts whole
+	 * subtrees and keeps the tree consistent. */
+	uint64_t thr = 1;
+	for (size_t kept = c.n; kept > FG_MAX_NODES;) {
+		thr *= 2;
+		kept = 0;
+		for (size_t i = 0; i < c.n; i++)
+			kept += c.nodes[i].samples >= thr;
+	}
 
 	fputs(page_head, f);
 	html_text(f, title);
@@ -290,15 +305,19 @@ int out_flamegraph_html(FILE *f, const struct hist *h, const struct out_opts *o)
 	for (size_t i = 0; i < c.nnames; i++)
 		fputc(c.names[i].kind, f);
 	/* pre-order arrays; node 0 is "all" */
-	fprintf(f, "\",\n\"n\":[%u", all);
-	for (size_t i = 0; i < c.n; i++)
-		fprintf(f, ",%u%s", c.nodes[i].name, i % 256 == 255 ? "\n" : "");
+	fprintf(f, "\",\n\"omitted_below\":%llu", (unsigned long long)(thr > 1 ? thr : 0));
+	fprintf(f, ",\n\"n\":[%u", all);
+	for (size_t i = 0, k = 0; i < c.n; i++)
+		if (c.nodes[i].samples >= thr)
+			fprintf(f, ",%u%s", c.nodes[i].name, ++k % 256 == 0 ? "\n" : "");
 	fprintf(f, "],\n\"v\":[%llu", (unsigned long long)total);
-	for (size_t i = 0; i < c.n; i++)
-		fprintf(f, ",%llu%s", (unsigned long long)c.nodes[i].samples, i % 256 == 255 ? "\n" : "");
+	for (size_t i = 0, k = 0; i < c.n; i++)
+		if (c.nodes[i].samples >= thr)
+			fprintf(f, ",%llu%s", (unsigned long long)c.nodes[i].samples, ++k % 256 == 0 ? "\n" : "");
 	fputs("],\n\"d\":[0", f);
-	for (size_t i = 0; i < c.n; i++)
-		fprintf(f, ",%u%s", c.nodes[i].depth, i % 256 == 255 ? "\n" : "");
+	for (size_t i = 0, k = 0; i < c.n; i++)
+		if (c.nodes[i].samples >= thr)
+			fprintf(f, ",%u%s", c.nodes[i].depth, ++k % 256 == 0 ? "\n" : "");
 	fputs("]};\n", f);
 	fputs(page_script, f);
 

@@ -128,6 +128,9 @@ enum pd_bpil_array {
 /* Strings in feature sections: u32 len (strlen+1 rounded up to 64) + bytes. */
 #define PD_STRING_ALIGN 64
 
+/* LOST_SAMPLES misc bit: samples dropped by a BPF filter (perf's). */
+#define PD_RECORD_MISC_LOST_SAMPLES_BPF (1 << 15)
+
 /* A callchain entry >= this is a context marker (PERF_CONTEXT_*). */
 #define PD_CONTEXT_MAX ((uint64_t)-4095)
 

@@ -35,6 +35,7 @@ struct pd_file {
 	struct pd_feat_ref feats[PD_FEAT_MAX];
 	/* how records find their event */
 	bool same_sample_type;
+	bool unterminated;	/* data size 0: records up to EOF, last may be cut */
 	struct rec_index *idx;	/* records in time order, after pd_index */
 	size_t nidx;
 	bool indexed;
@@ -254,6 +255,17 @@ static int open_file_mode(struct pd_file *f, char *err, size_t errlen)
 		seterr(err, errlen, "data section starts at offset %llu, past the end of the %zu-byte file "
 		       "(truncated file?)", (unsigned long long)h.data.offset, f->len);
 		return -EINVAL;
+	}
+	if (h.data.size == 0 && f->len > h.data.offset) {
+		/* perf record killed before it finished: like perf, read on to the
+		 * end of the file (there is no feature section). */
+		pr_warn("the data size in the file header is 0: the recorder was not terminated "
+			"properly; reading the records up to the end of the file");
+		f->data_size = f->len - h.data.offset;
+		f->data_size -= f->data_size % 8;
+		memset(h.adds_features, 0, sizeof(h.adds_features));
+		h.data.size = f->data_size;
+		f->unterminated = true;
 	}
 	if (h.data.size > f->len - h.data.offset) {
 		seterr(err, errlen, "data section (offset %llu, size %llu) runs past the end of the "
@@ -671,6 +683,11 @@ int pd_index(struct pd_file *f, char *err, size_t errlen)
 		memcpy(&hdr, f->buf + off, sizeof(hdr));
 		/* Kernel records are multiples of 8 bytes; user-space ones in
 		 * pipe-mode files may not be. */
+		if (f->unterminated && (hdr.size < sizeof(hdr) || hdr.size > end - off)) {
+			pr_warn("records end at offset %llu (%llu bytes of an unfinished record "
+				"follow)", (unsigned long long)off, (unsigned long long)(end - off));
+			break;
+		}
 		if (hdr.size < sizeof(hdr) || (hdr.type < PD_RECORD_HEADER_ATTR && hdr.size % 8) ||
 		    hdr.size > end - off) {
 			seterr(err, errlen, "bad %s record at offset %llu: size %u %s", rec_name(hdr.type),
