@@ -18,6 +18,9 @@ B=$PWD/build/bpfperf
 mkdir -p "$OUT"
 cd "$OUT"
 
+# overhead of a time over the baseline, e.g. "+3.1%"
+pct() { echo "$1 $2" | awk '{ printf "%+.1f%%", ($1 / $2 - 1) * 100 }'; }
+
 # median of REPS runs of a command: prints "seconds maxrss_kb"
 measure() {
   for i in $(seq "$REPS"); do
@@ -55,7 +58,7 @@ for F in 999 4999; do
   prss=$2
   set -- $(measure "$B" record -g -F $F -o br.data -- "$OLDPWD/build/bench/cpu_work" "$WORK")
   brss=$2
-  echo "| record -g -F $F: workload time (no profiler: ${base} s) | ${bt} s (+$(echo "$bt $base" | awk '{ printf "%.1f", ($1 / $2 - 1) * 100 }')%) | ${pt} s (+$(echo "$pt $base" | awk '{ printf "%.1f", ($1 / $2 - 1) * 100 }')%) | $(echo "$pt $bt" | awk '{ printf "%.2fx", $1 / $2 }') |"
+  echo "| record -g -F $F: workload time (no profiler: ${base} s) | ${bt} s ($(pct "$bt" "$base")) | ${pt} s ($(pct "$pt" "$base")) | $(echo "$pt $bt" | awk '{ printf "%.2fx", $1 / $2 }') |"
   echo "| record -g -F $F: recorder peak RSS | $((brss / 1024)) MiB | $((prss / 1024)) MiB | $(echo "$prss $brss" | awk '{ printf "%.1fx less", $1 / $2 }') |"
 done
 echo
