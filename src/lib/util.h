@@ -45,6 +45,9 @@ int cpu_count_possible(void);
 /* Online CPUs as a mask of cpu_count_possible() entries. */
 bool *cpu_online_mask(void);
 
+/* Levenshtein distance (capped at 64) for "did you mean" suggestions. */
+size_t edit_distance(const char *a, const char *b);
+
 uint64_t now_ns(void);		/* CLOCK_MONOTONIC */
 uint64_t str_hash(const char *s);	/* FNV-1a */
 uint64_t hash_u64(uint64_t x);

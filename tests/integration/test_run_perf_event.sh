@@ -40,7 +40,8 @@ PY
 "$BPFPERF" run "$TMP/pe.bpf.o" -e cpu-clock:100 --duration 1 >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; fail "system-wide run failed"; }
 n=$(sed -n 's/.*\.samples = \([0-9]*\).*/\1/p' "$TMP/out")
 cpus=$(getconf _NPROCESSORS_ONLN)
-[ "$n" -ge $((cpus * 80)) ] && [ "$n" -le $((cpus * 120)) ] || fail "system-wide samples $n not ~ $((cpus * 100))"
+# frequency mode needs a few ticks to settle its period: allow -40%..+20%
+[ "$n" -ge $((cpus * 60)) ] && [ "$n" -le $((cpus * 120)) ] || fail "system-wide samples $n not ~ $((cpus * 100))"
 ok "system-wide: $n samples on $cpus CPUs"
 if ! "$BPFPERF" run "$TMP/pe.bpf.o" -e cycles --duration 0.2 >"$TMP/out" 2>"$TMP/err"; then
   grep -q "no hardware PMU counters" "$TMP/err" || { cat "$TMP/err"; fail "hardware event error does not say why"; }

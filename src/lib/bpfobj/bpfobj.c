@@ -4,6 +4,7 @@
 #include "bpfobj.h"
 #include "btf/btf_fmt.h"
 #include "json.h"
+#include "event/event.h"
 #include "log.h"
 #include "util.h"
 
@@ -651,54 +652,33 @@ static void add_link(struct bpfobj *bo, struct bpf_link *l)
 
 int bpfobj_nr_links(const struct bpfobj *bo) { return (int)bo->nr_links; }
 
-static const struct {
-	const char *name;
-	uint32_t type;
-	uint64_t config;
-} perf_events[] = {
-	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
-	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
-	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
-	{ "major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-	{ "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
-	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
-	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-};
 
 int bpfobj_parse_perf_event(const char *spec, struct bpfobj_perf_event *ev)
 {
-	char name[64];
-	const char *colon = strchr(spec, ':');
-	size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
-	if (len == 0 || len >= sizeof(name))
+	char buf[128], err[256];
+	struct perf_event_attr attr;
+	char *name = NULL;
+	if (strlen(spec) >= sizeof(buf))
 		return -EINVAL;
-	memcpy(name, spec, len);
-	name[len] = 0;
+	snprintf(buf, sizeof(buf), "%s", spec);
 	memset(ev, 0, sizeof(*ev));
 	ev->freq = 99;
-	if (colon) {
+	/* A trailing ":NUMBER" is the frequency; the rest is perf's event syntax. */
+	char *colon = strrchr(buf, ':');
+	if (colon && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1)) {
 		uint64_t f;
 		if (!parse_u64(colon + 1, &f) || f == 0)
 			return -EINVAL;
 		ev->freq = f;
+		*colon = '\0';
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(perf_events); i++) {
-		if (!strcmp(perf_events[i].name, name)) {
-			ev->type = perf_events[i].type;
-			ev->config = perf_events[i].config;
-			ev->name = perf_events[i].name;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	if (event_parse(buf, &attr, &name, err, sizeof(err)) < 0)
+		return -EINVAL;
+	ev->type = attr.type;
+	ev->config = attr.config;
+	snprintf(ev->name, sizeof(ev->name), "%s", name);
+	free(name);
+	return 0;
 }
 
 static int attach_perf_event(struct bpfobj *bo, struct bpf_program *p, const struct bpfobj_attach_opts *o)

@@ -57,11 +57,10 @@ struct bpfobj_perf_event {
 	uint64_t config;
 	uint64_t freq;
 	uint64_t period;
-	const char *name;
+	char name[64];
 };
-/* Parse "EVENT[:FREQ]" (cpu-clock, task-clock, page-faults, context-switches,
- * cpu-migrations, minor-faults, major-faults, cycles, instructions,
- * cache-references, cache-misses, branches, branch-misses). 0 or -EINVAL. */
+/* Parse "EVENT[:FREQ]": EVENT in perf's syntax (see event_parse in
+ * event/event.h), FREQ in Hz (default 99). 0 or -EINVAL. */
 int bpfobj_parse_perf_event(const char *spec, struct bpfobj_perf_event *ev);
 
 struct bpfobj_attach_opts {

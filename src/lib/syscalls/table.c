@@ -324,28 +324,6 @@ int sc_table_find(const struct sc_table *t, const char *name)
 	return -1;
 }
 
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 64 || lb > 64)
-		return 64;
-	size_t prev[65], cur[65];
-	for (size_t j = 0; j <= lb; j++)
-		prev[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		cur[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t c = prev[j - 1] + (a[i - 1] != b[j - 1]);
-			if (prev[j] + 1 < c)
-				c = prev[j] + 1;
-			if (cur[j - 1] + 1 < c)
-				c = cur[j - 1] + 1;
-			cur[j] = c;
-		}
-		memcpy(prev, cur, sizeof(size_t) * (lb + 1));
-	}
-	return prev[lb];
-}
 
 void sc_suggest(const struct sc_table *t, const char *word, char *out, size_t outlen)
 {
