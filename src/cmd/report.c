@@ -119,7 +119,10 @@ static void on_sample(struct report *rp, const struct pd_record *r)
 		.pid = (int)s->pid,
 		.tid = (int)s->tid,
 		.cpu = (int)s->cpu,
-		.period = s->period ? s->period : 1,
+		/* Without PERIOD in the samples, every sample weighs the fixed
+		 * period (perf -c N); with a frequency it is 1. */
+		.period = (ev->attr.sample_type & PERF_SAMPLE_PERIOD) ? s->period
+			  : (!ev->attr.freq && ev->attr.sample_period ? ev->attr.sample_period : 1),
 		.nframes = n,
 		.frames = rp->frames,
 	};
@@ -357,12 +360,16 @@ int cmd_report(int argc, char **argv)
 		if (pd_event_at(f, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 			has_callchain = true;
 	ho.children = rp.children < 0 ? has_callchain : rp.children;
-	ho.callchains = has_callchain;
 	bool callgraph = rp.callgraph < 0 ? has_callchain : rp.callgraph;
 	if (callgraph && !has_callchain && rp.callgraph == 1) {
 		pr_warn("%s has no call graphs (record with -g); showing flat entries", rp.input);
 		callgraph = false;
 	}
+	/* Call-graph trees are only built for the text output; like perf,
+	 * --percent-limit also prunes their branches (default 0.5%). */
+	bool text = !rp.json && !rp.folded && !rp.flamegraph;
+	ho.callchains = has_callchain && callgraph && text;
+	ho.callgraph_limit = rp.percent_limit > 0 ? rp.percent_limit : 0.5;
 
 	struct machine_opts mo = { .no_demangle = rp.no_demangle, .live = true };
 	rp.m = machine_new(&mo);
@@ -408,7 +415,7 @@ int cmd_report(int argc, char **argv)
 		.lost_samples = rp.lost,
 		.percent_limit = rp.percent_limit,
 		.callgraph = callgraph,
-		.callgraph_limit = 0.5,
+		.callgraph_limit = ho.callgraph_limit,
 		.title = rp.input,
 	};
 	int r;
