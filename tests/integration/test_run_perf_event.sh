@@ -37,7 +37,11 @@ assert 30 <= n <= 200, n
 print("ok: %d samples of the command at 200 Hz for 0.6 s" % n)
 PY
 # system wide, every CPU, for a fixed duration: ~ 100 Hz x 1 s x online CPUs
+# (idle CPUs take no cpu-clock samples: keep every CPU busy meanwhile)
+cpus=$(getconf _NPROCESSORS_ONLN)
+for i in $(seq "$cpus"); do timeout 2 sh -c 'while :; do :; done' & done
 "$BPFPERF" run "$TMP/pe.bpf.o" -e cpu-clock:100 --duration 1 >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; fail "system-wide run failed"; }
+wait
 n=$(sed -n 's/.*\.samples = \([0-9]*\).*/\1/p' "$TMP/out")
 cpus=$(getconf _NPROCESSORS_ONLN)
 # frequency mode needs a few ticks to settle its period: allow -40%..+20%
