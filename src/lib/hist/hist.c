@@ -1338,6 +1338,24 @@ static uint32_t *sorted_roots(const struct trie *t)
 	return r;
 }
 
+/* The node after v in a depth-first pre-order walk below one root. *depth is
+ * v's depth (a root's children are at 1) and becomes the returned node's;
+ * NONE when the walk is over. */
+static uint32_t preorder_next(const struct trie *t, uint32_t v, size_t *depth)
+{
+	if (t->first_kid[v] != NONE) {
+		(*depth)++;
+		return t->first_kid[v];
+	}
+	for (;;) {
+		if (t->next_sib[v] != NONE)
+			return t->next_sib[v];
+		if (--*depth == 0)
+			return NONE;
+		v = t->nodes[v].parent;
+	}
+}
+
 void hist_stacks_walk(const struct hist *h, hist_stack_fn fn, void *ctx)
 {
 	if (!h->finished)
@@ -1355,28 +1373,14 @@ void hist_stacks_walk(const struct hist *h, hist_stack_fn fn, void *ctx)
 
 		if (t->nodes[root].self_count)	/* samples without frames */
 			fn(ctx, comm, frames, 0, t->nodes[root].self_period, t->nodes[root].self_count);
+		if (v != NONE)
+			d = 1;
 		while (v != NONE) {
-			ARRAY_GROW(frames, cap, d + 1);
-			frames[d++] = &t->nodes[v].frame;
+			ARRAY_GROW(frames, cap, d);
+			frames[d - 1] = &t->nodes[v].frame;
 			if (t->nodes[v].self_count)
 				fn(ctx, comm, frames, d, t->nodes[v].self_period, t->nodes[v].self_count);
-			if (t->first_kid[v] != NONE) {
-				v = t->first_kid[v];
-				continue;
-			}
-			for (;;) {
-				uint32_t nx = t->next_sib[v];
-				d--;
-				if (nx != NONE) {
-					v = nx;
-					break;
-				}
-				if (d == 0) {
-					v = NONE;
-					break;
-				}
-				v = t->nodes[v].parent;
-			}
+			v = preorder_next(t, v, &d);
 		}
 	}
 	free(frames);
@@ -1397,26 +1401,11 @@ void hist_tree_walk(const struct hist *h, hist_tree_fn fn, void *ctx)
 
 		fn(ctx, 0, &t->nodes[root].frame, t->cum_period[root], t->cum_count[root], t->nodes[root].self_count);
 		v = t->first_kid[root];
+		if (v != NONE)
+			d = 1;
 		while (v != NONE) {
-			d++;
 			fn(ctx, (int)d, &t->nodes[v].frame, t->cum_period[v], t->cum_count[v], t->nodes[v].self_count);
-			if (t->first_kid[v] != NONE) {
-				v = t->first_kid[v];
-				continue;
-			}
-			for (;;) {
-				uint32_t nx = t->next_sib[v];
-				d--;
-				if (nx != NONE) {
-					v = nx;
-					break;
-				}
-				if (d == 0) {
-					v = NONE;
-					break;
-				}
-				v = t->nodes[v].parent;
-			}
+			v = preorder_next(t, v, &d);
 		}
 	}
 	free(roots);
