@@ -316,12 +316,7 @@ static int setup_events(struct record *r)
 		}
 		r->nevents++;
 	}
-	r->id_hdr_size = 0;
-	for (uint64_t bit = PERF_SAMPLE_TID; bit <= PERF_SAMPLE_IDENTIFIER; bit <<= 1)
-		if ((sample_type & bit) && (bit & (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
-						   PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
-						   PERF_SAMPLE_IDENTIFIER)))
-			r->id_hdr_size += 8;
+	r->id_hdr_size = pd_sample_id_size(sample_type);
 	/* Side-band: BPF program loads/unloads, system-wide, waking us at once
 	 * so that program info is read while the program exists. */
 	struct rec_event *sb = &r->events[r->nevents++];

@@ -8,6 +8,7 @@
 #define BPFPERF_PERFDATA_FORMAT_H
 
 #include <linux/perf_event.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" */
@@ -130,6 +131,20 @@ enum pd_bpil_array {
 
 /* LOST_SAMPLES misc bit: samples dropped by a BPF filter (perf's). */
 #define PD_RECORD_MISC_LOST_SAMPLES_BPF (1 << 15)
+
+/* Size of the sample_id trailer of non-sample records (sample_id_all) for
+ * a sample_type: pid/tid, time, id, stream_id, cpu, identifier. */
+static inline size_t pd_sample_id_size(uint64_t sample_type)
+{
+	size_t n = 0;
+	if (sample_type & PERF_SAMPLE_TID) n += 8;
+	if (sample_type & PERF_SAMPLE_TIME) n += 8;
+	if (sample_type & PERF_SAMPLE_ID) n += 8;
+	if (sample_type & PERF_SAMPLE_STREAM_ID) n += 8;
+	if (sample_type & PERF_SAMPLE_CPU) n += 8;
+	if (sample_type & PERF_SAMPLE_IDENTIFIER) n += 8;
+	return n;
+}
 
 /* A callchain entry >= this is a context marker (PERF_CONTEXT_*). */
 #define PD_CONTEXT_MAX ((uint64_t)-4095)

@@ -146,18 +146,6 @@ static int trailer_id_rpos(uint64_t st)
 	return pos;
 }
 
-static size_t trailer_size(uint64_t st)
-{
-	size_t n = 0;
-	if (st & PERF_SAMPLE_TID) n += 8;
-	if (st & PERF_SAMPLE_TIME) n += 8;
-	if (st & PERF_SAMPLE_ID) n += 8;
-	if (st & PERF_SAMPLE_STREAM_ID) n += 8;
-	if (st & PERF_SAMPLE_CPU) n += 8;
-	if (st & PERF_SAMPLE_IDENTIFIER) n += 8;
-	return n;
-}
-
 static void finish_events(struct pd_file *f)
 {
 	f->same_sample_type = true;
@@ -534,7 +522,7 @@ static int parse_sample(const struct pd_event *ev, const uint8_t *p, size_t n, s
 static void parse_trailer(const struct pd_event *ev, const uint8_t *end, struct pd_sample *s)
 {
 	uint64_t st = ev->attr.sample_type;
-	const uint8_t *p = end - trailer_size(st);
+	const uint8_t *p = end - pd_sample_id_size(st);
 	if (st & PERF_SAMPLE_TID) { memcpy(&s->pid, p, 4); memcpy(&s->tid, p + 4, 4); p += 8; }
 	if (st & PERF_SAMPLE_TIME) { memcpy(&s->time, p, 8); s->has_time = true; p += 8; }
 	if (st & PERF_SAMPLE_ID) { memcpy(&s->id, p, 8); p += 8; }
@@ -591,12 +579,12 @@ static int decode(const struct pd_file *f, uint64_t off, struct pd_record *r, ch
 	const struct pd_event *ev = &f->events[0];
 	if (!ev->attr.sample_id_all)
 		return 0;
-	size_t ts = trailer_size(ev->attr.sample_type);
+	size_t ts = pd_sample_id_size(ev->attr.sample_type);
 	if (f->nevents > 1 && f->id_rpos > 0 && n >= ts) {
 		uint64_t id;
 		memcpy(&id, body + n - (size_t)f->id_rpos * 8, 8);
 		ev = event_by_id(f, id);
-		ts = trailer_size(ev->attr.sample_type);
+		ts = pd_sample_id_size(ev->attr.sample_type);
 	}
 	r->event = ev;
 	if (n < ts) {
