@@ -3,6 +3,7 @@
  * process and print the profile as perf does, or as JSON, folded stacks or a
  * flame graph. */
 #include "cmds.h"
+#include "hist/aggregate.h"
 #include "hist/hist.h"
 #include "log.h"
 #include "out/out.h"
@@ -13,7 +14,6 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +32,7 @@ struct report {
 
 	struct machine *m;
 	struct hist *h;
-	struct hist_frame *frames;
-	size_t frames_cap;
+	struct aggregator *agg;
 	uint64_t lost, filtered, samples;
 	const struct pd_event *sample_event;
 	bool bad;
@@ -58,17 +57,6 @@ static void usage(FILE *f)
 "      --stdio            accepted for perf compatibility (text is the default)\n");
 }
 
-static enum addr_space marker_space(uint64_t m)
-{
-	switch ((int64_t)m) {
-	case PERF_CONTEXT_KERNEL: return AS_KERNEL;
-	case PERF_CONTEXT_USER: return AS_USER;
-	case PERF_CONTEXT_GUEST_KERNEL: return AS_GUEST_KERNEL;
-	case PERF_CONTEXT_GUEST_USER: return AS_GUEST_USER;
-	default: return AS_UNKNOWN;
-	}
-}
-
 static enum addr_space misc_space(uint16_t misc)
 {
 	switch (misc & PERF_RECORD_MISC_CPUMODE_MASK) {
@@ -80,18 +68,6 @@ static enum addr_space misc_space(uint16_t misc)
 	}
 }
 
-static void add_frame(struct report *rp, size_t *n, const struct pd_sample *s, uint64_t ip,
-		      enum addr_space space)
-{
-	struct resolved res;
-	machine_resolve(rp->m, (int)s->pid, (int)s->tid, ip, space, &res);
-	ARRAY_GROW(rp->frames, rp->frames_cap, *n + 1);
-	rp->frames[*n].dso = res.dso;
-	rp->frames[*n].sym = res.sym;
-	rp->frames[*n].level = res.level;
-	(*n)++;
-}
-
 static void on_sample(struct report *rp, const struct pd_record *r)
 {
 	const struct pd_sample *s = &r->s;
@@ -100,22 +76,7 @@ static void on_sample(struct report *rp, const struct pd_record *r)
 		return;
 	if (!rp->sample_event)
 		rp->sample_event = ev;
-	size_t n = 0;
-	if (s->nr_callchain) {
-		enum addr_space space = misc_space(r->hdr->misc);
-		for (uint64_t i = 0; i < s->nr_callchain; i++) {
-			uint64_t ip = s->callchain[i];
-			if (ip >= PD_CONTEXT_MAX) {
-				space = marker_space(ip);
-				continue;
-			}
-			add_frame(rp, &n, s, ip, space);
-		}
-	}
-	if (n == 0)
-		add_frame(rp, &n, s, s->ip, misc_space(r->hdr->misc));
-	struct hist_sample hs = {
-		.comm = machine_comm_of(rp->m, (int)s->pid, (int)s->tid),
+	struct agg_sample as = {
 		.pid = (int)s->pid,
 		.tid = (int)s->tid,
 		.cpu = (int)s->cpu,
@@ -123,10 +84,12 @@ static void on_sample(struct report *rp, const struct pd_record *r)
 		 * period (perf -c N); with a frequency it is 1. */
 		.period = (ev->attr.sample_type & PERF_SAMPLE_PERIOD) ? s->period
 			  : (!ev->attr.freq && ev->attr.sample_period ? ev->attr.sample_period : 1),
-		.nframes = n,
-		.frames = rp->frames,
+		.space = misc_space(r->hdr->misc),
+		.callchain = s->callchain,
+		.nr_callchain = s->nr_callchain,
+		.ip = s->ip,
 	};
-	hist_add_sample(rp->h, &hs);
+	agg_add(rp->agg, &as);
 	rp->samples++;
 }
 
@@ -239,12 +202,6 @@ static int on_record(void *ctx, const struct pd_record *r)
 		break;
 	}
 	return 0;
-}
-
-static void *load_kernel_symbols(void *m)
-{
-	machine_load_kernel_symbols(m);
-	return NULL;
 }
 
 static void on_bpf_prog(void *ctx, const struct bpf_prog_info *info)
@@ -377,14 +334,11 @@ int cmd_report(int argc, char **argv)
 	/* The idle task has no COMM record; perf calls it swapper. */
 	machine_comm(rp.m, 0, 0, "swapper", false);
 
-	/* Read kallsyms on the other CPU while the records are validated and
-	 * ordered (nothing else touches the machine meanwhile). */
-	pthread_t ksym_thread;
-	bool threaded = pthread_create(&ksym_thread, NULL, load_kernel_symbols, rp.m) == 0;
-	int ir = pd_index(f, err, sizeof(err));
-	if (threaded)
-		pthread_join(ksym_thread, NULL);
-	if (ir < 0) {
+	/* The aggregation thread reads kallsyms while the records are validated
+	 * and ordered, then resolves kernel addresses and fills the hist while
+	 * this thread decodes samples and resolves user space. */
+	rp.agg = agg_new(rp.m, rp.h, true);
+	if (pd_index(f, err, sizeof(err)) < 0) {
 		pr_err("%s: %s", rp.input, err);
 		goto out;
 	}
@@ -399,6 +353,7 @@ int cmd_report(int argc, char **argv)
 		pr_err("%s: %s", rp.input, err);
 		goto out;
 	}
+	agg_finish(rp.agg);
 	hist_finish(rp.h);
 
 	if (rp.output) {
@@ -453,9 +408,9 @@ int cmd_report(int argc, char **argv)
 out:
 	if (out != stdout && fclose(out) != 0)
 		ret = 1;
+	agg_free(rp.agg);
 	hist_free(rp.h);
 	machine_free(rp.m);
-	free(rp.frames);
 	pd_close(f);
 	return ret;
 }

@@ -10,6 +10,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <linux/bpf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +109,11 @@ struct centry {
 	struct resolved r;
 };
 
+struct rcache {
+	struct centry *slots;
+	size_t cap, n;		/* cap is a power of two */
+};
+
 #define DSO_BUCKETS 4096
 
 struct machine {
@@ -130,8 +136,9 @@ struct machine {
 	struct bpf_range *bpf;
 	size_t nbpf, capbpf;
 
-	struct centry *cache;
-	size_t ccap, cn;
+	struct rcache cache;	/* user and unknown addresses */
+	struct rcache kcache;	/* the late stage's own (kernel text, no map): see machine.h */
+	pthread_mutex_t kmaps_lock;	/* kmaps, when the kernel side runs on another thread */
 
 	bool demangle_params;
 	const char *s_unknown, *s_kernel;
@@ -150,8 +157,11 @@ struct machine *machine_new(const struct machine_opts *opts)
 	m->strs = strtab_new();
 	m->s_unknown = strtab_intern(m->strs, "[unknown]");
 	m->s_kernel = strtab_intern(m->strs, "[kernel.kallsyms]");
-	m->ccap = 1 << 14;
-	m->cache = xcalloc(m->ccap, sizeof(*m->cache));
+	m->cache.cap = 1 << 14;
+	m->cache.slots = xcalloc(m->cache.cap, sizeof(*m->cache.slots));
+	m->kcache.cap = 1 << 12;
+	m->kcache.slots = xcalloc(m->kcache.cap, sizeof(*m->kcache.slots));
+	pthread_mutex_init(&m->kmaps_lock, NULL);
 	m->last_pid = -1;
 	return m;
 }
@@ -185,11 +195,18 @@ void machine_free(struct machine *m)
 	symtab_free(&m->ksyms);
 	free(m->kmaps);
 	free(m->bpf);
-	free(m->cache);
+	free(m->cache.slots);
+	free(m->kcache.slots);
+	pthread_mutex_destroy(&m->kmaps_lock);
 	strtab_free(m->strs);
 	free(m->kallsyms_path);
 	free(m->modules_path);
 	free(m);
+}
+
+void machine_set_threaded(struct machine *m, bool on)
+{
+	strtab_set_locked(m->strs, on);
 }
 
 void machine_set_demangle_params(struct machine *m, bool params)
@@ -446,12 +463,12 @@ void machine_mmap(struct machine *m, int pid, int tid, uint64_t start, uint64_t 
 	if (kernel) {
 		if (strncmp(filename, "[kernel.kallsyms]", 17) == 0 || !len)
 			return;	/* the kernel itself: kallsyms covers it */
+		const char *dso = module_dso_name(m, filename);
+		const char *path = strtab_intern(m->strs, filename);
+		pthread_mutex_lock(&m->kmaps_lock);
 		ARRAY_GROW(m->kmaps, m->capkmaps, m->nkmaps + 1);
-		struct kmap *k = &m->kmaps[m->nkmaps++];
-		k->start = start;
-		k->end = end;
-		k->dso = module_dso_name(m, filename);
-		k->path = strtab_intern(m->strs, filename);
+		m->kmaps[m->nkmaps++] = (struct kmap){ start, end, dso, path };
+		pthread_mutex_unlock(&m->kmaps_lock);
 		return;
 	}
 	if (!len)
@@ -560,34 +577,33 @@ void machine_bpf_prog_info(struct machine *m, const struct bpf_prog_info *info)
 	}
 }
 
-/* ---- the resolve cache ---- */
+/* ---- the resolve caches ---- */
 static inline size_t cache_slot(const void *owner, uint64_t key, size_t cap)
 {
 	return hash_u64(key ^ ((uint64_t)(uintptr_t)owner * 0x9e3779b97f4a7c15ull)) & (cap - 1);
 }
 
-static inline const struct resolved *cache_get(const struct machine *m, const void *owner,
+static inline const struct resolved *cache_get(const struct rcache *c, const void *owner,
 					       uint64_t key)
 {
-	size_t i = cache_slot(owner, key, m->ccap);
+	size_t i = cache_slot(owner, key, c->cap);
 	for (;;) {
-		const struct centry *e = &m->cache[i];
+		const struct centry *e = &c->slots[i];
 		if (!e->owner)
 			return NULL;
 		if (e->owner == owner && e->key == key)
 			return &e->r;
-		i = (i + 1) & (m->ccap - 1);
+		i = (i + 1) & (c->cap - 1);
 	}
 }
 
-static void cache_put(struct machine *m, const void *owner, uint64_t key,
-		      const struct resolved *r)
+static void cache_put(struct rcache *c, const void *owner, uint64_t key, const struct resolved *r)
 {
-	if ((m->cn + 1) * 2 > m->ccap) {
-		size_t ncap = m->ccap * 2;
+	if ((c->n + 1) * 2 > c->cap) {
+		size_t ncap = c->cap * 2;
 		struct centry *nc = xcalloc(ncap, sizeof(*nc));
-		for (size_t i = 0; i < m->ccap; i++) {
-			struct centry *e = &m->cache[i];
+		for (size_t i = 0; i < c->cap; i++) {
+			struct centry *e = &c->slots[i];
 			if (!e->owner)
 				continue;
 			size_t j = cache_slot(e->owner, e->key, ncap);
@@ -595,17 +611,17 @@ static void cache_put(struct machine *m, const void *owner, uint64_t key,
 				j = (j + 1) & (ncap - 1);
 			nc[j] = *e;
 		}
-		free(m->cache);
-		m->cache = nc;
-		m->ccap = ncap;
+		free(c->slots);
+		c->slots = nc;
+		c->cap = ncap;
 	}
-	size_t i = cache_slot(owner, key, m->ccap);
-	while (m->cache[i].owner)
-		i = (i + 1) & (m->ccap - 1);
-	m->cache[i].owner = owner;
-	m->cache[i].key = key;
-	m->cache[i].r = *r;
-	m->cn++;
+	size_t i = cache_slot(owner, key, c->cap);
+	while (c->slots[i].owner)
+		i = (i + 1) & (c->cap - 1);
+	c->slots[i].owner = owner;
+	c->slots[i].key = key;
+	c->slots[i].r = *r;
+	c->n++;
 }
 
 static const char *sym_name(struct machine *m, const char *raw)
@@ -645,16 +661,24 @@ void machine_load_kernel_symbols(struct machine *m)
 		load_kallsyms(m);
 }
 
-static void resolve_kernel(struct machine *m, uint64_t addr, struct resolved *out)
+/* BPF programs: time-ordered, so on the side-band's thread. */
+static bool resolve_bpf(struct machine *m, uint64_t addr, struct resolved *out)
 {
 	const struct bpf_range *b = m->nbpf ? bpf_find(m, addr) : NULL;
-	if (b) {
-		*out = (struct resolved){ .dso = b->name, .dso_path = b->name, .sym = b->name,
-					  .sym_start = b->start, .rel_addr = addr,
-					  .found = true, .level = 'k' };
-		return;
-	}
-	const struct resolved *c = cache_get(m, &m->kernel_owner, addr);
+	if (!b)
+		return false;
+	*out = (struct resolved){ .dso = b->name, .dso_path = b->name, .sym = b->name,
+				  .sym_start = b->start, .rel_addr = addr,
+				  .found = true, .level = 'k' };
+	return true;
+}
+
+/* Kernel text from kallsyms and the kernel maps: touches only ksyms, kcache
+ * and (locked) kmaps and strs, so it may run on another thread than the
+ * side-band (see machine_resolve_kernel). */
+void machine_resolve_kernel(struct machine *m, uint64_t addr, struct resolved *out)
+{
+	const struct resolved *c = cache_get(&m->kcache, &m->kernel_owner, addr);
 	if (c) {
 		*out = *c;
 		return;
@@ -673,6 +697,7 @@ static void resolve_kernel(struct machine *m, uint64_t addr, struct resolved *ou
 		r.sym = intern_hex(m, addr);
 	}
 	r.dso_path = r.dso;
+	pthread_mutex_lock(&m->kmaps_lock);
 	for (size_t i = 0; i < m->nkmaps; i++) {
 		const struct kmap *k = &m->kmaps[i];
 		if (addr >= k->start && addr < k->end) {
@@ -683,13 +708,14 @@ static void resolve_kernel(struct machine *m, uint64_t addr, struct resolved *ou
 			break;
 		}
 	}
-	cache_put(m, &m->kernel_owner, addr, &r);
+	pthread_mutex_unlock(&m->kmaps_lock);
+	cache_put(&m->kcache, &m->kernel_owner, addr, &r);
 	*out = r;
 }
 
 static void resolve_unknown(struct machine *m, uint64_t addr, char level, struct resolved *out)
 {
-	const struct resolved *c = cache_get(m, &m->unknown_owner, addr);
+	const struct resolved *c = cache_get(&m->kcache, &m->unknown_owner, addr);
 	if (c) {
 		*out = *c;
 		out->level = level;
@@ -697,11 +723,12 @@ static void resolve_unknown(struct machine *m, uint64_t addr, char level, struct
 	}
 	struct resolved r = { .dso = m->s_unknown, .dso_path = m->s_unknown,
 			      .sym = intern_hex(m, addr), .rel_addr = addr, .level = level };
-	cache_put(m, &m->unknown_owner, addr, &r);
+	cache_put(&m->kcache, &m->unknown_owner, addr, &r);
 	*out = r;
 }
 
-static void resolve_user(struct machine *m, int pid, int tid, uint64_t addr,
+/* False when no map of the process covers addr. */
+static bool resolve_user(struct machine *m, int pid, int tid, uint64_t addr,
 			 struct resolved *out)
 {
 	struct proc *p = proc_of(m, pid, tid);
@@ -718,17 +745,15 @@ static void resolve_user(struct machine *m, int pid, int tid, uint64_t addr,
 		if (lo && addr < p->maps[lo - 1].end)
 			map = &p->maps[lo - 1];
 	}
-	if (!map) {
-		resolve_unknown(m, addr, '.', out);
-		return;
-	}
+	if (!map)
+		return false;
 	struct dso *d = map->dso;
 	bool identity = d->kind == DSO_ANON || d->kind == DSO_PERFMAP;
 	uint64_t key = identity ? addr : addr - map->start + map->pgoff;
-	const struct resolved *c = cache_get(m, d, key);
+	const struct resolved *c = cache_get(&m->cache, d, key);
 	if (c) {
 		*out = *c;
-		return;
+		return true;
 	}
 	struct dso_load_opts lo = { .live = m->opts.live };
 	dso_load(d, &lo);
@@ -744,24 +769,38 @@ static void resolve_user(struct machine *m, int pid, int tid, uint64_t addr,
 	} else {
 		r.sym = intern_hex(m, r.rel_addr);
 	}
-	cache_put(m, d, key, &r);
+	cache_put(&m->cache, d, key, &r);
 	*out = r;
+	return true;
 }
 
-void machine_resolve(struct machine *m, int pid, int tid, uint64_t addr,
-		     enum addr_space space, struct resolved *out)
+char machine_resolve_early(struct machine *m, int pid, int tid, uint64_t addr,
+			   enum addr_space space, struct resolved *out)
 {
 	if (space == AS_UNKNOWN)	/* the upper half is the kernel's on x86-64 and arm64 */
 		space = (addr >> 63) ? AS_KERNEL : AS_USER;
 	switch (space) {
 	case AS_KERNEL:
-		resolve_kernel(m, addr, out);
-		break;
+		return resolve_bpf(m, addr, out) ? 0 : 'k';
 	case AS_USER:
-		resolve_user(m, pid, tid, addr, out);
-		break;
+		return resolve_user(m, pid, tid, addr, out) ? 0 : '.';
 	default:		/* guests: no symbols for them */
-		resolve_unknown(m, addr, '?', out);
-		break;
+		return '?';
 	}
+}
+
+void machine_resolve_late(struct machine *m, uint64_t addr, char what, struct resolved *out)
+{
+	if (what == 'k')
+		machine_resolve_kernel(m, addr, out);
+	else
+		resolve_unknown(m, addr, what, out);
+}
+
+void machine_resolve(struct machine *m, int pid, int tid, uint64_t addr,
+		     enum addr_space space, struct resolved *out)
+{
+	char what = machine_resolve_early(m, pid, tid, addr, space, out);
+	if (what)
+		machine_resolve_late(m, addr, what, out);
 }

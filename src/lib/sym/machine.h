@@ -72,6 +72,21 @@ struct resolved {
 void machine_resolve(struct machine *m, int pid, int tid, uint64_t addr,
 		     enum addr_space space, struct resolved *out);
 
+/* Resolution in two stages, for pipelines. machine_resolve_early() resolves
+ * what depends on the time-ordered side-band (user maps, BPF programs) and
+ * returns 0, or returns what is left for machine_resolve_late(): 'k' for
+ * kernel text outside BPF programs, '.' for a user address outside any map,
+ * '?' for a guest address. That needs only kallsyms and the kernel maps and
+ * has its own cache, so after machine_set_threaded(m, true) one other thread
+ * may call machine_resolve_late() (and machine_load_kernel_symbols()) while
+ * this one goes on with side-band calls and early resolves.
+ * machine_resolve() is both stages. */
+char machine_resolve_early(struct machine *m, int pid, int tid, uint64_t addr,
+			   enum addr_space space, struct resolved *out);
+void machine_resolve_late(struct machine *m, uint64_t addr, char what, struct resolved *out);
+void machine_resolve_kernel(struct machine *m, uint64_t addr, struct resolved *out);
+void machine_set_threaded(struct machine *m, bool on);
+
 /* Current comm of a thread ("[unknown]"-free: falls back to ":<tid>" as perf). */
 const char *machine_comm_of(struct machine *m, int pid, int tid);
 

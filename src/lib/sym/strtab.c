@@ -5,6 +5,8 @@
 #include "sym_int.h"
 #include "util.h"
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +27,8 @@ struct strtab {
 	struct slot *slots;
 	size_t cap, n;		/* cap is a power of two */
 	struct chunk *chunks;
+	bool locked;		/* shared between threads: intern under lock */
+	pthread_mutex_t lock;
 };
 
 static uint64_t hash_len(const char *s, size_t len)
@@ -42,6 +46,7 @@ struct strtab *strtab_new(void)
 	struct strtab *t = xcalloc(1, sizeof(*t));
 	t->cap = 1024;
 	t->slots = xcalloc(t->cap, sizeof(*t->slots));
+	pthread_mutex_init(&t->lock, NULL);
 	return t;
 }
 
@@ -56,6 +61,7 @@ void strtab_free(struct strtab *t)
 		c = n;
 	}
 	free(t->slots);
+	pthread_mutex_destroy(&t->lock);
 	free(t);
 }
 
@@ -104,7 +110,12 @@ static void grow(struct strtab *t)
 	t->cap = ncap;
 }
 
-const char *strtab_intern_len(struct strtab *t, const char *s, size_t len)
+void strtab_set_locked(struct strtab *t, bool on)
+{
+	t->locked = on;
+}
+
+static const char *intern_unlocked(struct strtab *t, const char *s, size_t len)
 {
 	uint64_t h = hash_len(s, len);
 	size_t i = h & (t->cap - 1);
@@ -121,6 +132,16 @@ const char *strtab_intern_len(struct strtab *t, const char *s, size_t len)
 	t->slots[i].hash = h;
 	if (++t->n * 2 > t->cap)
 		grow(t);
+	return p;
+}
+
+const char *strtab_intern_len(struct strtab *t, const char *s, size_t len)
+{
+	if (!t->locked)
+		return intern_unlocked(t, s, len);
+	pthread_mutex_lock(&t->lock);
+	const char *p = intern_unlocked(t, s, len);
+	pthread_mutex_unlock(&t->lock);
 	return p;
 }
 

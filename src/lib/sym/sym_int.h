@@ -15,6 +15,8 @@ void strtab_free(struct strtab *t);
 const char *strtab_intern(struct strtab *t, const char *s);
 const char *strtab_intern_len(struct strtab *t, const char *s, size_t len);
 size_t strtab_count(const struct strtab *t);
+/* Intern under a mutex: for a table shared by threads. */
+void strtab_set_locked(struct strtab *t, bool on);
 
 /* ---- symtab.c: a sorted table of [start, end) symbols ---- */
 struct sym {
