@@ -40,6 +40,13 @@ nsamp2=$("$B" report -i big-ours.data --json | python3 -c 'import json,sys; prin
 echo "| what | bpfperf | perf | ratio (perf / bpfperf) |"
 echo "|---|---|---|---|"
 for f in big-perf.data big-ours.data; do
+  # A figure for a tool that failed would be meaningless: check both read the file.
+  for tool in "perf report -i $f --stdio" "$B report -i $f"; do
+    if ! $tool --no-children >check.out 2>check.err || grep -qi 'failed to process' check.err ||
+       ! grep -q '%' check.out; then
+      echo "bench: '$tool' failed on $f:" >&2; head -5 check.err >&2; exit 1
+    fi
+  done
   for mode in children no-children; do
     set -- $(measure perf report -i $f --stdio --$mode)
     pt=$1; pm=$2

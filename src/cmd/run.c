@@ -55,6 +55,10 @@ static void usage(FILE *f)
 		"      --event-type NAME  decode stream records as struct NAME\n"
 		"      --no-hist          do not render histogram maps as text histograms\n"
 		"      --skip-unsupported run the programs this kernel supports, skip the others\n"
+		"      --core-btf MODE    CO-RE relocation target: auto (default: a minimal copy of\n"
+		"                         the kernel types used, or the full kernel BTF where needed),\n"
+		"                         vmlinux (always the full kernel BTF), minimal (or fail)\n"
+		"      --dump-xlated      load, print the programs' translated instructions, exit\n"
 		"  -j, --json             JSON: one object per record, {\"maps\": [...]} per dump\n"
 		"  -h, --help             this text\n"
 		"\n"
@@ -126,6 +130,44 @@ static void abort_child(struct child *c)
 	c->pid = 0;
 }
 
+/* Detaching a tracepoint or kprobe program makes the kernel wait for RCU
+ * grace periods (about 70 ms for a syscall tracepoint on Linux 6.18) inside
+ * close(), so a run that is over would still take that long to exit. Instead
+ * a child process inherits the links (fds) and drops them once we have
+ * exited: our own closes are then not the last ones and return at once. The
+ * child keeps none of our stdio, so pipes reading our output see EOF when we
+ * exit. Returns after the fork; the child never returns. */
+static void detach_in_background(void)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return;		/* then we pay for the detach ourselves */
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return;
+	}
+	if (pid == 0) {
+		close(p[1]);
+		int nul = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (nul >= 0) {
+			dup2(nul, 0);
+			dup2(nul, 1);
+			dup2(nul, 2);
+		}
+		signal(SIGINT, SIG_IGN);
+		char b;
+		/* EOF when the parent has exited (its write end closed) */
+		while (read(p[0], &b, 1) < 0 && errno == EINTR)
+			;
+		_exit(0);
+	}
+	close(p[0]);
+	/* p[1] stays open (close-on-exec) until we exit */
+}
+
 static double now_s(void)
 {
 	return (double)now_ns() / 1e9;
@@ -156,7 +198,7 @@ static void dump_all(struct bpfobj **objs, int n, bool json, bool hist, bool hea
 }
 
 enum {
-	OPT_SET = 1000, OPT_SKIP, OPT_EVTYPE, OPT_NOHIST, OPT_HEATMAP,
+	OPT_SET = 1000, OPT_SKIP, OPT_EVTYPE, OPT_NOHIST, OPT_HEATMAP, OPT_COREBTF, OPT_XLATED,
 };
 
 int cmd_run(int argc, char **argv)
@@ -171,13 +213,15 @@ int cmd_run(int argc, char **argv)
 		{ "skip-unsupported", no_argument, NULL, OPT_SKIP },
 		{ "no-hist", no_argument, NULL, OPT_NOHIST },
 		{ "heatmap", no_argument, NULL, OPT_HEATMAP },
+		{ "core-btf", required_argument, NULL, OPT_COREBTF },
+		{ "dump-xlated", no_argument, NULL, OPT_XLATED },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	double duration = 0, interval = 0;
 	pid_t pid = -1;
-	bool json = false, skip = false, hist = true, heatmap = false;
+	bool json = false, skip = false, hist = true, heatmap = false, xlated = false;
 	const char *event_type = NULL;
 	char **sets = NULL;
 	size_t nr_sets = 0, cap_sets = 0;
@@ -268,6 +312,22 @@ int cmd_run(int argc, char **argv)
 		case OPT_HEATMAP:
 			heatmap = true;
 			break;
+		case OPT_COREBTF:
+			if (!strcmp(optarg, "auto"))
+				bpfobj_set_core_btf(BPFOBJ_CORE_BTF_AUTO);
+			else if (!strcmp(optarg, "vmlinux"))
+				bpfobj_set_core_btf(BPFOBJ_CORE_BTF_VMLINUX);
+			else if (!strcmp(optarg, "minimal"))
+				bpfobj_set_core_btf(BPFOBJ_CORE_BTF_MINIMAL);
+			else {
+				pr_err("--core-btf '%s': expected auto, vmlinux or minimal", optarg);
+				ret = 2;
+				goto out;
+			}
+			break;
+		case OPT_XLATED:
+			xlated = true;
+			break;
 		case 'j':
 			json = true;
 			break;
@@ -348,6 +408,13 @@ int cmd_run(int argc, char **argv)
 		if (bpfobj_load(objs[i]))
 			goto cleanup;
 	double t_loaded = now_s();
+	if (xlated) {
+		ret = 0;
+		for (int i = 0; i < nr_objs && !ret; i++)
+			ret = bpfobj_dump_xlated(objs[i], stdout) ? 1 : 0;
+		fflush(stdout);
+		goto cleanup;
+	}
 	int links = 0;
 	struct bpfobj_attach_opts ao = {
 		.pid = child.pid > 0 ? child.pid : pid, .inherit = child.pid > 0,
@@ -452,6 +519,10 @@ int cmd_run(int argc, char **argv)
 	if (nstreams)
 		fprintf(stderr, "bpfperf run: %" PRIu64 " records streamed, %" PRIu64 " lost\n", records, lost);
 	pr_info("finished %.1f ms after start", (now_s() - t0) * 1e3);
+	/* BPFPERF_SYNC_DETACH=1: detach in this process (to measure the difference) */
+	const char *sync_detach = getenv("BPFPERF_SYNC_DETACH");
+	if (links > 0 && !(sync_detach && !strcmp(sync_detach, "1")))
+		detach_in_background();
 
 	ret = 0;
 	if (child_status >= 0) {

@@ -2,6 +2,7 @@
 /* Open, configure, load and attach any BPF object by its section names;
  * stream its ring buffers and perf event arrays; dump its maps by BTF. */
 #include "bpfobj.h"
+#include "core_btf.h"
 #include "btf/btf_fmt.h"
 #include "json.h"
 #include "event/event.h"
@@ -62,7 +63,17 @@ struct bpfobj {
 	/* heat maps: previous counts per histogram map */
 	struct hist_state *hists;
 	int nr_hists;
+	/* CO-RE target: minimal BTF in a memfd until loaded */
+	struct corebtf_prep core;
 };
+
+static enum corebtf_mode core_btf_mode = COREBTF_AUTO;
+
+void bpfobj_set_core_btf(enum bpfobj_core_btf mode)
+{
+	core_btf_mode = mode == BPFOBJ_CORE_BTF_VMLINUX ? COREBTF_VMLINUX :
+			mode == BPFOBJ_CORE_BTF_MINIMAL ? COREBTF_MINIMAL : COREBTF_AUTO;
+}
 
 static const char *kernel_feature_missing(const char *sec);
 static uint32_t map_def_value_type(const struct btf *btf, const char *map_name);
@@ -324,9 +335,30 @@ struct bpfobj *bpfobj_open(const char *path, char *const *sets, int nr_sets, int
 	struct bpfobj *bo = xcalloc(1, sizeof(*bo));
 	bo->path = xstrdup(path);
 	bo->epfd = -1;
-	bo->obj = bpf_object__open_file(path, NULL);
+	/* CO-RE relocations against a minimal copy of the kernel types they
+	 * use instead of libbpf reading the whole kernel BTF (core_btf.h). */
+	if (corebtf_prepare(path, NULL, core_btf_mode, &bo->core) < 0) {
+		pr_err("cannot build a minimal CO-RE BTF for %s: %s; use --core-btf auto (or vmlinux) "
+		       "to let libbpf relocate against the full kernel BTF", path, bo->core.fallback);
+		free(bo->path);
+		free(bo);
+		*errp = -EOPNOTSUPP;
+		return NULL;
+	}
+	if (bo->core.memfd >= 0)
+		pr_info("%s: CO-RE against a minimal kernel BTF: %u relocations, %u root types, "
+			"%u candidates, %u types (%zu bytes), built in %.2f ms", path, bo->core.st.relos,
+			bo->core.st.roots, bo->core.st.cands, bo->core.st.types, bo->core.bytes, bo->core.ms);
+	else if (bo->core.no_core)
+		pr_info("%s: no CO-RE relocations: the kernel BTF is not needed for them", path);
+	else
+		pr_info("%s: CO-RE against the full kernel BTF (loaded by libbpf): %s", path,
+			bo->core.fallback);
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = bo->core.path[0] ? bo->core.path : NULL);
+	bo->obj = bpf_object__open_file(path, &oo);
 	if (!bo->obj) {
 		err = -errno;
+		corebtf_prep_done(&bo->core);
 		pr_err("cannot open BPF object %s: %s (libbpf could not parse it: corrupt or "
 		       "unsupported ELF; the messages above say where); rebuild it with clang -target bpf -g",
 		       path, log_strerr(err));
@@ -622,6 +654,7 @@ int bpfobj_load(struct bpfobj *bo)
 	saved_print = libbpf_set_print(load_print);
 	int err = bpf_object__load(bo->obj);
 	libbpf_set_print(saved_print);
+	corebtf_prep_done(&bo->core);	/* libbpf has read it */
 	if (!err)
 		return 0;
 	for (int i = 0; i < bo->nr_progs; i++) {
@@ -1437,6 +1470,7 @@ void bpfobj_close(struct bpfobj *bo)
 	if (bo->epfd >= 0)
 		close(bo->epfd);
 	bpf_object__close(bo->obj);
+	corebtf_prep_done(&bo->core);
 	for (int i = 0; i < bo->nr_progs; i++)
 		free(bo->logs[i]);
 	free(bo->logs);
@@ -1519,5 +1553,73 @@ int bpfobj_map_read(struct bpfobj *bo, const char *map_name, const void *key,
 	*nr_values = it.nr_values;
 	it.val = NULL;
 	iter_free(&it);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- xlated */
+
+static char *map_name_by_id(uint32_t id)
+{
+	int fd = bpf_map_get_fd_by_id(id);
+	struct bpf_map_info mi;
+	uint32_t len = sizeof(mi);
+	memset(&mi, 0, sizeof(mi));
+	if (fd < 0)
+		return xasprintf("map#?");
+	int r = bpf_obj_get_info_by_fd(fd, &mi, &len);
+	close(fd);
+	return r ? xasprintf("map#?") : xasprintf("map:%s", mi.name);
+}
+
+int bpfobj_dump_xlated(struct bpfobj *bo, FILE *out)
+{
+	for (int i = 0; i < bo->nr_progs; i++) {
+		struct bpf_program *p = bo->progs[i];
+		int fd = bpf_program__fd(p);
+		if (fd < 0)
+			continue;
+		struct bpf_prog_info info;
+		uint32_t len = sizeof(info);
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
+			int err = -errno;
+			pr_err("program '%s': cannot read its info from the kernel: %s", bpf_program__name(p),
+			       log_strerr(err));
+			return err;
+		}
+		uint32_t nbytes = info.xlated_prog_len, nmaps = info.nr_map_ids;
+		struct bpf_insn *insns = xcalloc(nbytes / sizeof(*insns) + 1, sizeof(*insns));
+		uint32_t *ids = xcalloc(nmaps + 1, sizeof(*ids));
+		memset(&info, 0, sizeof(info));
+		info.xlated_prog_len = nbytes;
+		info.xlated_prog_insns = (uint64_t)(uintptr_t)insns;
+		info.nr_map_ids = nmaps;
+		info.map_ids = (uint64_t)(uintptr_t)ids;
+		len = sizeof(info);
+		if (bpf_obj_get_info_by_fd(fd, &info, &len) || info.xlated_prog_len != nbytes) {
+			int err = errno ? -errno : -EAGAIN;
+			pr_err("program '%s': cannot read its translated instructions: %s%s",
+			       bpf_program__name(p), log_strerr(err),
+			       nbytes ? "" : " (the kernel hides them: needs root / bpf_dump_raw_ok)");
+			free(insns);
+			free(ids);
+			return err;
+		}
+		size_t n = nbytes / sizeof(*insns);
+		fprintf(out, "PROG %s %s %zu\n", bpf_program__name(p), bpf_program__section_name(p), n);
+		for (size_t k = 0; k < n; k++) {
+			const struct bpf_insn *x = &insns[k];
+			bool ld64 = x->code == (BPF_LD | BPF_IMM | BPF_DW);
+			if (ld64 && (x->src_reg == BPF_PSEUDO_MAP_FD || x->src_reg == BPF_PSEUDO_MAP_VALUE)) {
+				char *mn = map_name_by_id((uint32_t)x->imm);
+				fprintf(out, "%zu: %02x %u %u %d %s\n", k, x->code, x->dst_reg, x->src_reg, x->off, mn);
+				free(mn);
+			} else {
+				fprintf(out, "%zu: %02x %u %u %d %d\n", k, x->code, x->dst_reg, x->src_reg, x->off, x->imm);
+			}
+		}
+		free(insns);
+		free(ids);
+	}
 	return 0;
 }

@@ -31,6 +31,20 @@ struct json_writer;
  * strings into char arrays. NULL and *err < 0 on failure (reported). */
 struct bpfobj *bpfobj_open(const char *path, char *const *sets, int nr_sets, int *err);
 
+/* Target of CO-RE relocations for the objects opened from now on:
+ * AUTO: a minimal BTF of only the kernel types the object's relocations use
+ * (fast start), or the full kernel BTF loaded by libbpf when the object needs
+ * it (-v says which and why); VMLINUX: always the full kernel BTF (libbpf's
+ * own behaviour); MINIMAL: the minimal BTF or an error. */
+enum bpfobj_core_btf { BPFOBJ_CORE_BTF_AUTO, BPFOBJ_CORE_BTF_VMLINUX, BPFOBJ_CORE_BTF_MINIMAL };
+void bpfobj_set_core_btf(enum bpfobj_core_btf mode);
+
+/* Print every loaded program's translated instructions (as the kernel
+ * reports them) to out, one "PROG NAME" line then one line per instruction
+ * (hex code/regs/off/imm); map references show the map's name instead of its
+ * id, so two loads of the same object compare equal. 0 or -errno. */
+int bpfobj_dump_xlated(struct bpfobj *bo, FILE *out);
+
 /* Apply one "NAME=VALUE" assignment (see bpfobj_open) before load. Returns
  * 1 when applied, 0 when the object has no such variable and !must_exist,
  * or -errno (reported). */

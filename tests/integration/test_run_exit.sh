@@ -1,0 +1,48 @@
+#!/bin/sh
+# bpfperf run exits as soon as the command has exited and the final dump is
+# printed: detaching a syscall tracepoint program makes close() wait for RCU
+# grace periods (tens of ms), which a child process now does after we exit.
+# Oracle: the same run with BPFPERF_SYNC_DETACH=1 (detach in the process, as
+# before), interleaved, the fastest of 7 each (robust to a loaded machine);
+# and the output must not change.
+. "$(dirname "$0")/lib.sh"
+. "$SRC/examples/testlib.sh"
+need_root
+need_tracefs
+need_examples
+OBJ="$EX/tracex4.bpf.o"
+ms() { python3 -c 'import sys,time,subprocess,os
+t=time.monotonic(); r=subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL,stderr=subprocess.DEVNULL)
+print(int((time.monotonic()-t)*1e6) if r.returncode==0 else -1)' "$@"; }
+fastest() { sort -n | head -1; }
+: >"$TMP/async"; : >"$TMP/sync"
+for i in 1 2 3 4 5 6 7; do
+  ms "$BPFPERF" run "$OBJ" -- /bin/true >>"$TMP/async"
+  BPFPERF_SYNC_DETACH=1 ms "$BPFPERF" run "$OBJ" -- /bin/true >>"$TMP/sync"
+done
+grep -q -- -1 "$TMP/async" "$TMP/sync" && fail "bpfperf run -- /bin/true failed"
+a=$(fastest <"$TMP/async") s=$(fastest <"$TMP/sync")
+echo "fastest exec-to-exit: $((a / 1000)) ms (detach in a child), $((s / 1000)) ms (detach in the process)"
+[ "$s" -gt 25000 ] || skip "detaching takes no measurable time on this kernel ($((s / 1000)) ms)"
+[ "$a" -lt $((s - 15000)) ] || fail "exit not faster with the background detach: $((a / 1000)) ms vs $((s / 1000)) ms"
+ok "exit after the command: $((a / 1000)) ms instead of $((s / 1000)) ms"
+# same dump either way (other processes may write to fd 1 meanwhile: compare
+# the dump's shape, not its counts); stdout closed at exit (a pipe reader is
+# not kept waiting)
+"$BPFPERF" run "$OBJ" --set fd=1 -- /bin/echo hello >"$TMP/a.out" 2>&1 || fail "run failed"
+BPFPERF_SYNC_DETACH=1 "$BPFPERF" run "$OBJ" --set fd=1 -- /bin/echo hello >"$TMP/s.out" 2>&1 || fail "sync run failed"
+grep -q "write_hist" "$TMP/a.out" || { cat "$TMP/a.out"; fail "no final dump"; }
+shape() { grep -v '[0-9]' "$1"; }	# map names and headers, not the rows
+shape "$TMP/a.out" >"$TMP/a.shape"; shape "$TMP/s.out" >"$TMP/s.shape"
+cmp -s "$TMP/a.shape" "$TMP/s.shape" || { diff "$TMP/s.out" "$TMP/a.out"; fail "output differs with the background detach"; }
+t=$(ms sh -c "\"$BPFPERF\" run \"$OBJ\" -- /bin/true | cat >/dev/null")
+[ "$t" -ge 0 ] && [ "$t" -lt $((s + 20000)) ] || fail "a pipe reader waited for the detaching child ($((t / 1000)) ms)"
+ok "same output; a pipe reading the output sees EOF at exit ($((t / 1000)) ms)"
+# the links are gone shortly after: no bpfperf-owned tracepoint program left
+sleep 1
+if command -v bpftool >/dev/null && bpftool prog show 2>/dev/null | grep -q "name write_size"; then
+  # another test may run tracex4 at the same time: only fail if no bpfperf runs
+  pgrep -f "bpfperf.*tracex4" >/dev/null || fail "tracex4's program still loaded 1 s after exit"
+fi
+ok "programs detached after exit"
+exit 0
