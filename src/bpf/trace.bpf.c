@@ -8,7 +8,16 @@
  * raw_tp/sys_exit: duration and return value; update the per-thread summary
  * (calls, errors, total, min, max, sum of squares, per-errno counts) and emit
  * one TRACE_REC_SYSCALL record. Ring buffer reservation failures are counted.
- * raw_tp/sched_process_fork adds children of traced processes (-- CMD). */
+ * raw_tp/sched_process_fork adds children of traced processes (-- CMD).
+ *
+ * Two designs, chosen by user space at load time:
+ * - fast (ts_* programs; kernels with BPF task storage and tp_btf): per-CPU
+ *   state for the common case where a thread is not switched out during its
+ *   call (no map lookup but per-CPU arrays, which the verifier inlines), task
+ *   storage for the rest, and per-CPU caches of the summary counters. See
+ *   trace_data.h (struct trace_cpu) for the invariants.
+ * - hash maps (trace_* programs, the fallback): inflight keyed by tid, the
+ *   summary map updated at every call. */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
@@ -52,6 +61,28 @@ struct {
 	__type(key, __u32);		/* tid */
 	__type(value, struct trace_inflight);
 } inflight SEC(".maps");
+
+/* Fast design (not created on the fallback): per traced thread, per CPU. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct trace_task);
+} tasks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct trace_cpu);
+} cpus SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, TRACE_CACHE_ENTRIES);
+	__type(key, __u32);
+	__type(value, struct trace_cache_slot);
+} cache SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -113,6 +144,49 @@ static __always_inline bool is_error(__s64 ret)
 	return ret < 0 && ret >= -4095;
 }
 
+static __always_inline void count_n(__u32 which, __u64 n)
+{
+	__u64 *c = bpf_map_lookup_elem(&counters, &which);
+	if (c)
+		*c += n;
+}
+
+/* dur * dur as 128 bits (exact). */
+static __always_inline void square128(__u64 d, __u64 *lo, __u64 *hi)
+{
+	if (d < (1ULL << 32)) {
+		*lo = d * d;
+		*hi = 0;
+		return;
+	}
+	__u64 a = d >> 32, b = d & 0xffffffffULL;
+	__u64 bb = b * b, ab = a * b;
+	/* d^2 = a^2 << 64 + 2ab << 32 + b^2 */
+	__u64 l = bb + (ab << 33);
+	*hi = a * a + (ab >> 31) + (l < bb);
+	*lo = l;
+}
+
+static __always_inline void add128(__u64 *lo, __u64 *hi, __u64 alo, __u64 ahi)
+{
+	__u64 l = *lo + alo;
+	*hi += ahi + (l < alo);
+	*lo = l;
+}
+
+static __always_inline void count_errno(__u32 tid, __u32 nr, __s64 ret)
+{
+	struct trace_errno_key ek = { .tid = tid, .nr = nr, .err = (__u32)-ret };
+	__u64 *c = bpf_map_lookup_elem(&errnos, &ek);
+	if (c) {
+		(*c)++;
+	} else {
+		__u64 one = 1;
+		if (bpf_map_update_elem(&errnos, &ek, &one, BPF_NOEXIST))
+			count(TRACE_CNT_SUM_FULL);
+	}
+}
+
 static __always_inline void update_summary(__u32 tid, __u32 tgid, __u32 nr, __s64 ret, __u64 dur)
 {
 	struct trace_sum_key key = { .tid = tid, .nr = nr };
@@ -136,35 +210,12 @@ static __always_inline void update_summary(__u32 tid, __u32 tgid, __u32 nr, __s6
 	if (dur > v->max_ns)
 		v->max_ns = dur;
 	__u64 lo, hi;
-	if (dur < (1ULL << 32)) {
-		lo = dur * dur;
-		hi = 0;
-	} else {
-		/* dur^2 ~ (dur >> 16)^2 << 32 */
-		__u64 h = dur >> 16;
-		if (h >= (1ULL << 32))
-			h = (1ULL << 32) - 1;
-		__u64 y = h * h;
-		lo = y << 32;
-		hi = y >> 32;
-	}
-	v->sumsq_lo += lo;
-	if (v->sumsq_lo < lo)
-		hi++;
-	v->sumsq_hi += hi;
+	square128(dur, &lo, &hi);
+	add128(&v->sumsq_lo, &v->sumsq_hi, lo, hi);
 	if (is_error(ret)) {
 		v->errors++;
-		if (want_errnos) {
-			struct trace_errno_key ek = { .tid = tid, .nr = nr, .err = (__u32)-ret };
-			__u64 *c = bpf_map_lookup_elem(&errnos, &ek);
-			if (c) {
-				(*c)++;
-			} else {
-				__u64 one = 1;
-				if (bpf_map_update_elem(&errnos, &ek, &one, BPF_NOEXIST))
-					count(TRACE_CNT_SUM_FULL);
-			}
-		}
+		if (want_errnos)
+			count_errno(tid, nr, ret);
 	}
 }
 
@@ -406,6 +457,223 @@ int trace_exit(struct bpf_raw_tracepoint_args *ctx)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	bpf_map_delete_elem(&inflight, &tid);
+	return 0;
+}
+
+/* ---- fast design ---------------------------------------------------------- */
+
+/* Add an evicted cache slot into the summary map. Slots of one thread are
+ * only written on the CPU it runs on, with preemption disabled, and one
+ * (tid, nr) lives in at most one slot per CPU: no atomics needed. */
+static __always_inline void flush_slot(struct trace_cache_slot *s)
+{
+	struct trace_sum_key k = { .tid = s->tid, .nr = s->key - 1 };
+	struct trace_sum_val *v = bpf_map_lookup_elem(&summary, &k);
+	if (v) {
+		v->calls += s->calls;
+		v->errors += s->errors;
+		v->total_ns += s->total_ns;
+		if (s->min_ns < v->min_ns)
+			v->min_ns = s->min_ns;
+		if (s->max_ns > v->max_ns)
+			v->max_ns = s->max_ns;
+		add128(&v->sumsq_lo, &v->sumsq_hi, s->sumsq_lo, s->sumsq_hi);
+	} else {
+		struct trace_sum_val z = {
+			.calls = s->calls, .errors = s->errors, .total_ns = s->total_ns,
+			.min_ns = s->min_ns, .max_ns = s->max_ns,
+			.sumsq_lo = s->sumsq_lo, .sumsq_hi = s->sumsq_hi, .pid = s->pid,
+		};
+		__builtin_memcpy(z.comm, s->comm, TRACE_COMM_LEN);
+		if (bpf_map_update_elem(&summary, &k, &z, BPF_NOEXIST))
+			count_n(TRACE_CNT_SUM_FULL, s->calls);
+	}
+}
+
+/* Count one call in this CPU's cache; on a collision the previous owner's
+ * counters go to the summary map first. */
+static __always_inline void ts_account(__u32 tid, __u32 tgid, __u32 nr, __s64 ret, __u64 dur)
+{
+	__u32 idx = ((tid & (TRACE_CACHE_LANES - 1)) * TRACE_CACHE_SLOTS) |
+		    (descs[nr & (TRACE_MAX_SYSCALLS - 1)].slot & (TRACE_CACHE_SLOTS - 1));
+	struct trace_cache_slot *s = bpf_map_lookup_elem(&cache, &idx);
+	__u64 lo, hi;
+	bool err = is_error(ret);
+
+	if (!s)
+		return;
+	square128(dur, &lo, &hi);
+	if (s->key == nr + 1 && s->tid == tid) {
+		s->calls++;
+		s->total_ns += dur;
+		if (dur < s->min_ns)
+			s->min_ns = dur;
+		if (dur > s->max_ns)
+			s->max_ns = dur;
+		add128(&s->sumsq_lo, &s->sumsq_hi, lo, hi);
+		s->errors += err;
+	} else {
+		if (s->key)
+			flush_slot(s);
+		s->tid = tid;
+		s->key = nr + 1;
+		s->pid = tgid;
+		s->calls = 1;
+		s->errors = err;
+		s->total_ns = dur;
+		s->min_ns = dur;
+		s->max_ns = dur;
+		s->sumsq_lo = lo;
+		s->sumsq_hi = hi;
+		bpf_get_current_comm(s->comm, sizeof(s->comm));
+	}
+	if (err && want_errnos)
+		count_errno(tid, nr, ret);
+}
+
+/* First syscall of the running thread since it was switched in, or an
+ * execve (which arms `-- CMD` and may change the tid): decide, and cache the
+ * verdict in pc. Task storage exists only for traced threads: once traced,
+ * always traced. */
+static __noinline bool ts_decide(struct trace_cpu *pc, long id)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tgid = pid_tgid >> 32;
+	bool traced = bpf_task_storage_get(&tasks, task, NULL, 0) != NULL;
+
+	if (!traced && traced_tgid(tgid, id)) {
+		traced = bpf_task_storage_get(&tasks, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE) != NULL;
+		if (!traced)
+			count(TRACE_CNT_INFLIGHT_FULL);
+	}
+	pc->valid = 1;
+	pc->tid = (__u32)pid_tgid;
+	pc->tgid = tgid;
+	pc->traced = traced;
+	return traced;
+}
+
+SEC("raw_tp/sys_enter")
+int ts_sys_enter(struct bpf_raw_tracepoint_args *ctx)
+{
+	long id = (long)ctx->args[1];
+	__u32 zero = 0;
+	struct trace_cpu *pc = bpf_map_lookup_elem(&cpus, &zero);
+
+	if (!pc || id < 0 || id >= TRACE_MAX_SYSCALLS)
+		return 0;
+	if (!pc->valid || id == NR_EXECVE || id == NR_EXECVEAT) {
+		if (!ts_decide(pc, id))
+			return 0;
+	} else if (!pc->traced) {
+		return 0;
+	}
+	const volatile struct trace_syscall_desc *d = &descs[id];
+	if (!d->enabled)
+		return 0;
+
+	if (d->noreturn) {
+		/* exit_group never reaches sys_exit: account it now. */
+		if (want_summary)
+			ts_account(pc->tid, pc->tgid, id, 0, 0);
+		if (want_events && !only_failures && !min_duration_ns) {
+			__u64 args[TRACE_MAX_ARGS] = {};
+			__u64 now = bpf_ktime_get_ns();
+			read_args((struct pt_regs *)ctx->args[0], args);
+			emit_event(pc->tid, pc->tgid, id, TRACE_EV_NORETURN, now, 0, 0, args);
+		}
+		return 0;
+	}
+	pc->in.nr = id;
+	if (want_events) {
+		pc->in.flags = 0;
+		read_args((struct pt_regs *)ctx->args[0], pc->in.args);
+		if (d->ncopies) {
+			int f = emit_aug(d, pc->in.args, pc->tid, id);
+			if (f >= 0)
+				pc->in.flags = TRACE_EV_AUG;
+			if (f > 0)
+				pc->in.flags |= TRACE_EV_REFETCH;
+		}
+	}
+	/* Last, so that copying the arguments is not part of the duration. */
+	pc->in.ts = bpf_ktime_get_ns();
+	return 0;
+}
+
+/* sys_exit: the record is on this CPU unless the thread was switched out
+ * during the call (then it is in its task storage). */
+static __always_inline int ts_exit_common(struct bpf_raw_tracepoint_args *ctx, struct trace_cpu *pc,
+					  struct trace_inflight *in, __u32 tid, __u32 tgid)
+{
+	__u64 ts = in->ts;
+	__u64 dur = bpf_ktime_get_ns() - ts;
+	__u32 nr = in->nr;
+	__s64 ret = (__s64)ctx->args[1];
+	in->ts = 0;
+	if (want_summary)
+		ts_account(tid, tgid, nr, ret, dur);
+	if (nr == NR_EXECVE || nr == NR_EXECVEAT)
+		pc->valid = 0;	/* a thread's exec may have changed its tid */
+	if (!want_events)
+		return 0;
+	if (only_failures && !is_error(ret))
+		return 0;
+	if (dur < min_duration_ns)
+		return 0;
+	__u16 flags = in->flags & TRACE_EV_AUG;
+	if ((in->flags & TRACE_EV_REFETCH) && nr < TRACE_MAX_SYSCALLS) {
+		/* A copy faulted at entry; the call has made the page resident. */
+		if (emit_aug(&descs[nr], in->args, tid, nr) >= 0)
+			flags = TRACE_EV_AUG;
+	}
+	emit_event(tid, tgid, nr, flags, ts, dur, ret, in->args);
+	return 0;
+}
+
+static __noinline int ts_exit_slow(struct bpf_raw_tracepoint_args *ctx, struct trace_cpu *pc)
+{
+	struct trace_task *t = bpf_task_storage_get(&tasks, bpf_get_current_task_btf(), NULL, 0);
+	if (!t || !t->in.ts)
+		return 0;
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	return ts_exit_common(ctx, pc, &t->in, (__u32)pid_tgid, pid_tgid >> 32);
+}
+
+SEC("raw_tp/sys_exit")
+int ts_sys_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u32 zero = 0;
+	struct trace_cpu *pc = bpf_map_lookup_elem(&cpus, &zero);
+
+	if (!pc)
+		return 0;
+	if (!pc->in.ts)
+		return ts_exit_slow(ctx, pc);
+	return ts_exit_common(ctx, pc, &pc->in, pc->tid, pc->tgid);
+}
+
+/* Another thread runs on this CPU: forget the verdict; a thread switched out
+ * in the middle of a traced call takes its in-flight record along (it may
+ * return on another CPU, and another thread may enter a call on this one). */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(ts_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	__u32 zero = 0;
+	struct trace_cpu *pc = bpf_map_lookup_elem(&cpus, &zero);
+
+	if (!pc)
+		return 0;
+	pc->valid = 0;
+	if (!pc->in.ts)
+		return 0;
+	struct trace_task *t = bpf_task_storage_get(&tasks, prev, NULL, 0);
+	if (t)
+		t->in = pc->in;
+	else
+		count(TRACE_CNT_INFLIGHT_FULL);
+	pc->in.ts = 0;
 	return 0;
 }
 

@@ -24,7 +24,7 @@ struct trace_syscall_desc {
 	__u8 enabled;			/* traced (events and summary) */
 	__u8 noreturn;			/* exit/exit_group: account and emit at entry */
 	__u8 ncopies;			/* copy[] entries != NONE */
-	__u8 pad;
+	__u8 slot;			/* summary cache slot, < TRACE_CACHE_SLOTS */
 	__u8 copy[TRACE_MAX_ARGS];	/* enum trace_copy_kind per argument */
 	__u16 fixed_size[TRACE_MAX_ARGS];	/* TRACE_COPY_FIXED: bytes, <= TRACE_FIXED_MAX */
 };
@@ -89,6 +89,49 @@ struct trace_inflight {
 	__u32 nr;
 	__u32 flags;			/* TRACE_EV_AUG */
 	__u64 args[TRACE_MAX_ARGS];
+};
+
+/* Fast design (kernels with BPF task storage and tp_btf):
+ * - per CPU (struct trace_cpu): the traced/not-traced verdict of the thread
+ *   running on this CPU and its call in flight. tp_btf/sched_switch clears
+ *   the verdict at every context switch and moves the in-flight record of a
+ *   thread switched out in the middle of a call to its task storage: what is
+ *   found on a CPU always belongs to the thread running there.
+ * - per traced thread (BPF_MAP_TYPE_TASK_STORAGE, struct trace_task): its
+ *   presence is the cached "traced" verdict; it holds a moved in-flight record.
+ * - per CPU, a direct-mapped cache of summary counters keyed by (tid, nr):
+ *   TRACE_CACHE_LANES lanes (by tid) of TRACE_CACHE_SLOTS slots (by
+ *   descs[nr].slot). An evicted slot is added into the summary map; at the
+ *   end user space adds every CPU's slots to what it read from that map. */
+#define TRACE_CACHE_SLOTS 16		/* power of two */
+#define TRACE_CACHE_LANES 16		/* power of two */
+#define TRACE_CACHE_ENTRIES (TRACE_CACHE_SLOTS * TRACE_CACHE_LANES)
+
+struct trace_cache_slot {
+	__u32 tid;
+	__u32 key;			/* syscall nr + 1; 0: empty */
+	__u32 pid;			/* tgid */
+	__u32 pad;
+	__u64 calls;
+	__u64 errors;
+	__u64 total_ns;
+	__u64 min_ns;
+	__u64 max_ns;
+	__u64 sumsq_lo;			/* sum of squared ns, 128 bits */
+	__u64 sumsq_hi;
+	char comm[TRACE_COMM_LEN];	/* when the slot was claimed */
+};
+
+struct trace_cpu {
+	__u32 valid;			/* tid, tgid, traced are the running thread's */
+	__u32 traced;
+	__u32 tid;
+	__u32 tgid;
+	struct trace_inflight in;	/* in.ts != 0: the running thread's call */
+};
+
+struct trace_task {
+	struct trace_inflight in;	/* moved here when switched out mid-call */
 };
 
 /* Summary, aggregated in the kernel per thread and syscall. */

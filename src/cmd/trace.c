@@ -28,7 +28,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/membarrier.h>
 #include <sys/mount.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -51,6 +53,7 @@ struct trace_opts {
 	bool abs_time;
 	uint64_t buffer_size;
 	bool bench_floor;	/* attach only empty programs (benchmark floor) */
+	bool no_task_storage;	/* testing: force the hash-map design (the fallback) */
 };
 
 /* Copied arguments of the call in flight, per tid, until its exit record. */
@@ -103,6 +106,8 @@ static void usage(FILE *f)
 "  -m, --buffer-size SIZE ring buffer size (default 32M; K/M/G suffixes)\n"
 "  -h, --help             this help\n"
 "      --bench-floor      benchmark only: attach empty programs to the same hooks\n"
+"      --no-task-storage  testing: keep per-thread state in hash maps (the fallback\n"
+"                         used when the kernel has no BPF task storage)\n"
 "\n"
 "With -- CMD, the command's forks and threads are followed and its exit status\n"
 "is returned. See docs/bpfperf-trace.md.\n");
@@ -155,7 +160,7 @@ static int parse_pids(struct trace_opts *o, const char *arg)
 /* ARRAY_GROW grows the capacity, not the count: keep a separate capacity. */
 static int parse_args(int argc, char **argv, struct trace_opts *o)
 {
-	enum { OPT_ERRNO = 256, OPT_FAILURE, OPT_DURATION, OPT_JSON, OPT_FLOOR };
+	enum { OPT_ERRNO = 256, OPT_FAILURE, OPT_DURATION, OPT_JSON, OPT_FLOOR, OPT_NO_TS };
 	static const struct option longopts[] = {
 		{ "expr", required_argument, NULL, 'e' },
 		{ "event", required_argument, NULL, 'e' },
@@ -172,6 +177,7 @@ static int parse_args(int argc, char **argv, struct trace_opts *o)
 		{ "buffer-size", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "bench-floor", no_argument, NULL, OPT_FLOOR },
+		{ "no-task-storage", no_argument, NULL, OPT_NO_TS },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool s = false, S = false;
@@ -219,6 +225,7 @@ static int parse_args(int argc, char **argv, struct trace_opts *o)
 		case OPT_JSON: o->json = true; break;
 		case 'T': o->abs_time = true; break;
 		case OPT_FLOOR: o->bench_floor = true; break;
+		case OPT_NO_TS: o->no_task_storage = true; break;
 		case 'm':
 			if (!parse_size(optarg, &o->buffer_size) || o->buffer_size < 4096 ||
 			    o->buffer_size > (1ull << 31)) {
@@ -615,7 +622,77 @@ static double stddev_ns(const struct trace_sum_val *v)
 	return var > 0 ? (double)sqrtl(var) : 0;
 }
 
-static size_t read_summary(struct trace_bpf *skel, struct sum_entry **out)
+static int cmp_sum_key(const void *a, const void *b)
+{
+	const struct sum_entry *x = a, *y = b;
+	if (x->key.tid != y->key.tid)
+		return x->key.tid < y->key.tid ? -1 : 1;
+	return x->key.nr < y->key.nr ? -1 : x->key.nr > y->key.nr;
+}
+
+static void sum_add(struct trace_sum_val *v, const struct trace_cache_slot *s)
+{
+	v->calls += s->calls;
+	v->errors += s->errors;
+	v->total_ns += s->total_ns;
+	if (s->min_ns < v->min_ns)
+		v->min_ns = s->min_ns;
+	if (s->max_ns > v->max_ns)
+		v->max_ns = s->max_ns;
+	uint64_t lo = v->sumsq_lo + s->sumsq_lo;
+	v->sumsq_hi += s->sumsq_hi + (lo < s->sumsq_lo);
+	v->sumsq_lo = lo;
+}
+
+/* Fast design: add every CPU's cached slots to the entries read from the
+ * summary map (sorted by key; new keys are appended). */
+static size_t merge_cache(struct trace_bpf *skel, struct sum_entry **arrp, size_t n)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	if (ncpu <= 0)
+		return n;
+	struct trace_cache_slot *vals = xcalloc((size_t)ncpu, sizeof(*vals));
+	struct sum_entry *arr = *arrp;
+	size_t cap = n, sorted = n;
+	if (n)
+		qsort(arr, n, sizeof(*arr), cmp_sum_key);
+	for (uint32_t i = 0; i < TRACE_CACHE_ENTRIES; i++) {
+		if (bpf_map_lookup_elem(bpf_map__fd(skel->maps.cache), &i, vals)) {
+			pr_warn("cannot read the per-CPU summary cache: %s; the summary misses calls",
+				strerror(errno));
+			break;
+		}
+		for (int c = 0; c < ncpu; c++) {
+			const struct trace_cache_slot *s = &vals[c];
+			if (!s->key || !s->calls)
+				continue;
+			struct sum_entry probe = { .key = { .tid = s->tid, .nr = s->key - 1 } };
+			struct sum_entry *e = sorted ? bsearch(&probe, arr, sorted, sizeof(*arr), cmp_sum_key) : NULL;
+			for (size_t j = sorted; !e && j < n; j++)
+				if (arr[j].key.tid == probe.key.tid && arr[j].key.nr == probe.key.nr)
+					e = &arr[j];
+			if (!e) {
+				ARRAY_GROW(arr, cap, n + 1);
+				e = &arr[n++];
+				memset(e, 0, sizeof(*e));
+				e->key = probe.key;
+				e->val.min_ns = ~0ULL;
+				e->val.pid = s->pid;
+				memcpy(e->val.comm, s->comm, TRACE_COMM_LEN);
+			}
+			sum_add(&e->val, s);
+		}
+		if (n > sorted) {
+			qsort(arr, n, sizeof(*arr), cmp_sum_key);
+			sorted = n;
+		}
+	}
+	free(vals);
+	*arrp = arr;
+	return n;
+}
+
+static size_t read_summary(struct trace_bpf *skel, bool use_ts, struct sum_entry **out)
 {
 	int fd = bpf_map__fd(skel->maps.summary);
 	struct trace_sum_key k, next;
@@ -626,13 +703,15 @@ static size_t read_summary(struct trace_bpf *skel, struct sum_entry **out)
 	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
 		ARRAY_GROW(arr, cap, n + 1);
 		arr[n].key = next;
-		if (bpf_map_lookup_elem(fd, &next, &arr[n].val) == 0) {
-			arr[n].stddev_ns = stddev_ns(&arr[n].val);
+		if (bpf_map_lookup_elem(fd, &next, &arr[n].val) == 0)
 			n++;
-		}
 		k = next;
 		prev = &k;
 	}
+	if (use_ts)
+		n = merge_cache(skel, &arr, n);
+	for (size_t i = 0; i < n; i++)
+		arr[i].stddev_ns = stddev_ns(&arr[i].val);
 	if (n)
 		qsort(arr, n, sizeof(*arr), cmp_sum);
 	*out = arr;
@@ -813,6 +892,164 @@ static void fill_descs(struct trace_bpf *skel, const struct sc_table *t, const b
 	}
 }
 
+/* ---- loading: task storage or hash maps --------------------------------- */
+
+/* Syscalls most programs make most often get distinct summary cache slots;
+ * then the other selected syscalls round-robin. With -e selecting at most
+ * TRACE_CACHE_SLOTS syscalls, no slot is ever shared. */
+static void assign_slots(struct trace_bpf *skel, const struct sc_table *t)
+{
+	static const char *const hot[] = {
+		"read", "write", "openat", "close", "fstat", "newfstatat", "mmap", "futex",
+		"lseek", "ioctl", "epoll_wait", "poll", "ppoll", "recvfrom", "sendto", "pread64",
+	};
+	bool done[TRACE_MAX_SYSCALLS] = { false };
+	unsigned next = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(hot); i++) {
+		int nr = sc_table_find(t, hot[i]);
+		if (nr < 0 || nr >= TRACE_MAX_SYSCALLS || !skel->rodata->descs[nr].enabled)
+			continue;
+		skel->rodata->descs[nr].slot = next++ % TRACE_CACHE_SLOTS;
+		done[nr] = true;
+	}
+	for (int nr = 0; nr < TRACE_MAX_SYSCALLS; nr++) {
+		if (!done[nr] && skel->rodata->descs[nr].enabled)
+			skel->rodata->descs[nr].slot = next++ % TRACE_CACHE_SLOTS;
+	}
+}
+
+/* Can raw_tp programs keep per-thread state in BPF task storage here?
+ * (map type and bpf_get_current_task_btf: 5.11+.) What the probes do not
+ * cover (tp_btf/sched_switch, the verifier) is checked by loading: if the
+ * fast design does not load, the hash-map design is loaded instead. */
+static bool task_storage_usable(const char **why)
+{
+	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) != 1) {
+		*why = "the kernel has no BPF task storage (BPF_MAP_TYPE_TASK_STORAGE, Linux 5.11+)";
+		return false;
+	}
+	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_task_storage_get, NULL) != 1 ||
+	    libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_get_current_task_btf, NULL) != 1) {
+		*why = "raw tracepoint programs cannot use task storage on this kernel";
+		return false;
+	}
+	return true;
+}
+
+static int open_and_load(const struct trace_opts *o, const struct sc_table *table, const bool *enabled,
+			 bool use_ts, struct trace_bpf **out)
+{
+	struct trace_bpf *skel;
+	int err;
+
+	if (*out) {
+		trace_bpf__destroy(*out);
+		*out = NULL;
+	}
+	skel = trace_bpf__open();
+	if (!skel) {
+		err = -errno;
+		pr_err("cannot open the trace BPF object: %s", log_strerr(err));
+		return err;
+	}
+	skel->rodata->self_tgid = (uint32_t)getpid();
+	skel->rodata->trace_all = o->all;
+	skel->rodata->want_events = o->events;
+	skel->rodata->want_summary = o->summary;
+	skel->rodata->want_errnos = o->errno_summary;
+	skel->rodata->only_failures = o->failure;
+	skel->rodata->min_duration_ns = o->min_duration_ns;
+	skel->rodata->wakeup_bytes = o->buffer_size / 16;
+	fill_descs(skel, table, enabled);
+	assign_slots(skel, table);
+	bpf_map__set_max_entries(skel->maps.events, (uint32_t)o->buffer_size);
+	uint32_t nthreads = o->all ? 65536 : 16384;
+	bpf_map__set_max_entries(skel->maps.inflight, use_ts || o->bench_floor ? 1 : nthreads);
+	bpf_map__set_max_entries(skel->maps.summary, o->summary ? nthreads * 4 : 1);
+	bpf_map__set_max_entries(skel->maps.errnos, o->errno_summary ? nthreads : 1);
+	bpf_map__set_autocreate(skel->maps.tasks, use_ts);
+	bpf_map__set_autocreate(skel->maps.cpus, use_ts);
+	bpf_map__set_autocreate(skel->maps.cache, use_ts);
+
+	bool hash = !o->bench_floor && !use_ts, ts = !o->bench_floor && use_ts;
+	bpf_program__set_autoload(skel->progs.trace_fork, o->cmd && !o->bench_floor);
+	bpf_program__set_autoload(skel->progs.floor_sys_enter, o->bench_floor);
+	bpf_program__set_autoload(skel->progs.floor_sys_exit, o->bench_floor);
+	bpf_program__set_autoload(skel->progs.trace_sys_enter, hash);
+	bpf_program__set_autoload(skel->progs.trace_sys_exit, hash);
+	bpf_program__set_autoload(skel->progs.trace_exit, hash);
+	bpf_program__set_autoload(skel->progs.ts_sys_enter, ts);
+	bpf_program__set_autoload(skel->progs.ts_sys_exit, ts);
+	bpf_program__set_autoload(skel->progs.ts_switch, ts);
+
+	*out = skel;
+	err = trace_bpf__load(skel);
+	return err;
+}
+
+/* Attach in an order that loses nothing: sched_switch (which moves a
+ * switched-out thread's in-flight record to its task storage), the exit and
+ * fork hooks before the syscall hooks, sys_exit before sys_enter. */
+static int attach_all(struct trace_bpf *skel, bool use_ts)
+{
+	struct {
+		struct bpf_program *prog;
+		struct bpf_link **link;
+	} order[] = {
+		{ skel->progs.ts_switch, &skel->links.ts_switch },
+		{ skel->progs.trace_exit, &skel->links.trace_exit },
+		{ skel->progs.trace_fork, &skel->links.trace_fork },
+		{ skel->progs.ts_sys_exit, &skel->links.ts_sys_exit },
+		{ skel->progs.trace_sys_exit, &skel->links.trace_sys_exit },
+		{ skel->progs.floor_sys_exit, &skel->links.floor_sys_exit },
+		{ skel->progs.ts_sys_enter, &skel->links.ts_sys_enter },
+		{ skel->progs.trace_sys_enter, &skel->links.trace_sys_enter },
+		{ skel->progs.floor_sys_enter, &skel->links.floor_sys_enter },
+	};
+	(void)use_ts;
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
+		if (!bpf_program__autoload(order[i].prog))
+			continue;
+		struct bpf_link *l = bpf_program__attach(order[i].prog);
+		if (!l) {
+			int err = -errno;
+			pr_debug("attaching %s failed: %s", bpf_program__name(order[i].prog), log_strerr(err));
+			return err;
+		}
+		*order[i].link = l;
+	}
+	return 0;
+}
+
+static void detach_link(struct bpf_link **l)
+{
+	bpf_link__destroy(*l);
+	*l = NULL;
+}
+
+/* Wait until no program can still be running on another CPU: raw tracepoint
+ * programs run inside RCU read-side sections, and MEMBARRIER_CMD_GLOBAL
+ * waits for an RCU grace period (synchronize_rcu). */
+static void wait_for_programs(void)
+{
+	if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) == 0)
+		return;
+	pr_debug("membarrier(MEMBARRIER_CMD_GLOBAL) failed (%s); sleeping 100 ms instead", strerror(errno));
+	usleep(100 * 1000);
+}
+
+static void detach_syscall_hooks(struct trace_bpf *skel)
+{
+	detach_link(&skel->links.ts_sys_enter);
+	detach_link(&skel->links.trace_sys_enter);
+	detach_link(&skel->links.floor_sys_enter);
+	detach_link(&skel->links.ts_sys_exit);
+	detach_link(&skel->links.trace_sys_exit);
+	detach_link(&skel->links.floor_sys_exit);
+	detach_link(&skel->links.trace_fork);
+}
+
 static int load_error(int err)
 {
 	if (err == -EPERM || err == -EACCES)
@@ -836,6 +1073,8 @@ int cmd_trace(int argc, char **argv)
 	bool child_reaped = false;
 	int child_status = 0;
 	bool enabled[SC_MAX_NR];
+	bool use_ts = false;
+	const char *why = NULL;
 
 	err = parse_args(argc, argv, &o);
 	if (err)
@@ -910,38 +1149,29 @@ int cmd_trace(int argc, char **argv)
 		go_pipe[0] = err_pipe[1] = -1;
 	}
 
-	skel = trace_bpf__open();
-	if (!skel) {
-		pr_err("cannot open the trace BPF object: %s", log_strerr(-errno));
-		goto out;
-	}
-	skel->rodata->self_tgid = (uint32_t)getpid();
-	skel->rodata->trace_all = o.all;
-	skel->rodata->want_events = o.events;
-	skel->rodata->want_summary = o.summary;
-	skel->rodata->want_errnos = o.errno_summary;
-	skel->rodata->only_failures = o.failure;
-	skel->rodata->min_duration_ns = o.min_duration_ns;
 	o.buffer_size = round_pow2_pages(o.buffer_size);
-	skel->rodata->wakeup_bytes = o.buffer_size / 16;
-	fill_descs(skel, &c.table, enabled);
-	bpf_map__set_max_entries(skel->maps.events, (uint32_t)o.buffer_size);
-	uint32_t nthreads = o.all ? 65536 : 16384;
-	bpf_map__set_max_entries(skel->maps.inflight, nthreads);
-	bpf_map__set_max_entries(skel->maps.summary, o.summary ? nthreads * 4 : 1);
-	bpf_map__set_max_entries(skel->maps.errnos, o.errno_summary ? nthreads : 1);
-	if (!o.cmd || o.bench_floor)
-		bpf_program__set_autoload(skel->progs.trace_fork, false);
-	bpf_program__set_autoload(skel->progs.floor_sys_enter, o.bench_floor);
-	bpf_program__set_autoload(skel->progs.floor_sys_exit, o.bench_floor);
-	bpf_program__set_autoload(skel->progs.trace_sys_enter, !o.bench_floor);
-	bpf_program__set_autoload(skel->progs.trace_sys_exit, !o.bench_floor);
-	bpf_program__set_autoload(skel->progs.trace_exit, !o.bench_floor);
-
-	err = trace_bpf__load(skel);
+	use_ts = !o.bench_floor && !o.no_task_storage && task_storage_usable(&why);
+	if (o.no_task_storage)
+		why = "--no-task-storage";
+	err = open_and_load(&o, &c.table, enabled, use_ts, &skel);
+	if (err && use_ts) {
+		/* Probes passed but the load did not: say why at -v, fall back. */
+		pr_info("loading the task-storage programs failed (%s); falling back to hash maps",
+			log_strerr(err));
+		why = "the task-storage programs did not load";
+		use_ts = false;
+		err = open_and_load(&o, &c.table, enabled, use_ts, &skel);
+	}
 	if (err) {
 		ret = load_error(err);
 		goto out;
+	}
+	if (!o.bench_floor) {
+		if (use_ts)
+			pr_info("per-thread state in BPF task storage and per-CPU records (summary cache: %d slots per CPU)",
+				TRACE_CACHE_ENTRIES);
+		else
+			pr_info("per-thread state in hash maps: %s", why);
 	}
 
 	/* Who is traced. */
@@ -991,12 +1221,13 @@ int cmd_trace(int argc, char **argv)
 		goto out;
 	}
 
-	err = trace_bpf__attach(skel);
+	err = attach_all(skel, use_ts);
 	if (err) {
 		pr_err("cannot attach to the syscall tracepoints: %s; the kernel needs raw tracepoint "
 		       "support (CONFIG_BPF_EVENTS)", log_strerr(err));
 		goto out;
 	}
+	pr_info("tracing started");
 	c.t0 = now_ns();
 
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -1054,7 +1285,11 @@ int cmd_trace(int argc, char **argv)
 			}
 		}
 	}
+	/* Syscall hooks off first, then the others; once no program runs any
+	 * more, the summary map and the per-CPU caches are stable. */
+	detach_syscall_hooks(skel);
 	trace_bpf__detach(skel);
+	wait_for_programs();
 	ring_buffer__consume(rb);
 
 	uint64_t cnt[TRACE_CNT__MAX] = { 0 };
@@ -1064,7 +1299,7 @@ int cmd_trace(int argc, char **argv)
 	struct errno_entry *errs = NULL;
 	size_t nsums = 0, nerrs = 0;
 	if (o.summary) {
-		nsums = read_summary(skel, &sums);
+		nsums = read_summary(skel, use_ts, &sums);
 		if (o.errno_summary)
 			nerrs = read_errnos(skel, &errs);
 	}
@@ -1094,7 +1329,9 @@ int cmd_trace(int argc, char **argv)
 	if (cnt[TRACE_CNT_SUM_FULL])
 		pr_warn("%" PRIu64 " calls were not counted in the summary: its map was full", cnt[TRACE_CNT_SUM_FULL]);
 	if (cnt[TRACE_CNT_INFLIGHT_FULL])
-		pr_warn("%" PRIu64 " calls were not traced: the thread table was full", cnt[TRACE_CNT_INFLIGHT_FULL]);
+		pr_warn("%" PRIu64 " calls were not traced: %s", cnt[TRACE_CNT_INFLIGHT_FULL],
+			use_ts ? "per-thread task storage could not be allocated (out of memory)"
+			       : "the thread table was full");
 
 	if (o.cmd) {
 		if (WIFEXITED(child_status))
