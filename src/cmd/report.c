@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 struct report {
 	const char *input;
@@ -306,6 +307,11 @@ int cmd_report(int argc, char **argv)
 		       bad ? bad : rp.sort);
 		return 2;
 	}
+
+	/* Reports allocate a few times the file's size in many blocks. */
+	struct stat st;
+	if (stat(rp.input, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > (64 << 20) / 4)
+		mem_reserve_huge((size_t)st.st_size * 4);
 
 	struct pd_file *f = pd_open(rp.input, err, sizeof(err));
 	if (!f) {

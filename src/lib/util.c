@@ -5,6 +5,8 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +36,29 @@ static void *advise_huge(void *p, size_t size)
 			(void)madvise((void *)s, e - s, MADV_HUGEPAGE);
 	}
 	return p;
+}
+
+void mem_reserve_huge(size_t size)
+{
+	/* One arena for all threads, big blocks from the heap too, and a heap
+	 * that never shrinks: then one early growth of the heap, advised for
+	 * huge pages, serves the whole run with few page faults. The worker
+	 * threads' mallocs are rare enough for one arena's lock. */
+	if (size > (1u << 30))
+		size = 1u << 30;
+	mallopt(M_ARENA_MAX, 1);
+	mallopt(M_MMAP_THRESHOLD, (int)size * 2);
+	mallopt(M_TRIM_THRESHOLD, INT_MAX);
+	/* Grow the heap by size now (virtual memory only), advise it, free it:
+	 * the heap keeps it for the allocations to come. */
+	void *p = malloc(size);
+	if (!p)
+		return;
+	uintptr_t s = ((uintptr_t)p + HUGE_ALIGN - 1) & ~(HUGE_ALIGN - 1);
+	uintptr_t e = ((uintptr_t)sbrk(0)) & ~(HUGE_ALIGN - 1);
+	if (e > s)
+		(void)madvise((void *)s, e - s, MADV_HUGEPAGE);
+	free(p);
 }
 
 void *xmalloc(size_t size)

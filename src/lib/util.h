@@ -16,6 +16,10 @@
 void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
+/* For a process about to allocate about size bytes in many blocks: keep them
+ * in one heap advised for transparent huge pages (far fewer page faults).
+ * Call early, before threads start; only advice where THP is off. */
+void mem_reserve_huge(size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
