@@ -1,7 +1,8 @@
 #!/bin/sh
 # Side-by-side benchmark of syscall tracing on a syscall-heavy workload:
 #   dd if=/dev/zero of=/dev/null count=N   (2 syscalls per block: ~2N syscalls)
-# Setups, one run each, in the same session:
+# Setups, in the same session (the four fast ones REPS times interleaved,
+# median; the others once):
 #   no tracing; the floor (empty BPF programs on raw_tp sys_enter/sys_exit,
 #   `bpfperf trace --bench-floor`); `bpfperf trace -s`; streaming `bpfperf trace`
 #   to a file; bpftrace counting per comm; `perf trace -s`; `strace -c`.
@@ -21,17 +22,45 @@ TMP=$(mktemp -d /tmp/bench-trace.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 DD="dd if=/dev/zero of=/dev/null count"
 
-# run NAME BLOCKS CMD...: prints "NAME BLOCKS SECONDS" into $TMP/results
-run() {
-  name=$1; blocks=$2; shift 2
+# once NAME BLOCKS CMD...: one timed run, prints its seconds (or "timeout")
+once() {
+  name=$1; shift 2
   start=$(date +%s%N)
   timeout "$LIMIT" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
   rc=$?
   end=$(date +%s%N)
-  secs=$(echo "$start $end" | awk '{printf "%.3f", ($2 - $1) / 1e9}')
-  [ $rc -eq 124 ] && secs="timeout"
-  echo "$name $blocks $secs" >> "$TMP/results"
-  echo "  $name: $secs s ($blocks blocks)" >&2
+  if [ $rc -eq 124 ]; then echo timeout; else echo "$start $end" | awk '{printf "%.3f\n", ($2 - $1) / 1e9}'; fi
+}
+
+# run NAME BLOCKS CMD...: prints "NAME BLOCKS SECONDS" into $TMP/results
+run() {
+  secs=$(once "$@")
+  echo "$1 $2 $secs" >> "$TMP/results"
+  echo "  $1: $secs s ($2 blocks)" >&2
+}
+
+# The fast setups differ by a few tens of percent, as much as one run varies
+# on a VM: they run REPS times, interleaved, and the median counts.
+REPS=${REPS:-5}
+run_interleaved() {
+  for i in $(seq "$REPS"); do
+    for name in none floor trace_s trace_stream; do
+      case $name in
+      none) once none "$N" sh "$TMP/work.sh" ;;
+      floor) once floor "$N" "$BPFPERF" trace --bench-floor -s -o /dev/null -- sh "$TMP/work.sh" ;;
+      trace_s) once trace_s "$N" "$BPFPERF" trace -s -o "$TMP/summary.txt" -- sh "$TMP/work.sh" ;;
+      trace_stream) once trace_stream "$N" "$BPFPERF" trace -o "$TMP/stream.txt" -- sh "$TMP/work.sh"
+        lines=$(wc -l < "$TMP/stream.txt")
+        lost=$(grep -o '[0-9]* events lost' "$TMP/trace_stream.err" | awk '{s += $1} END {print s + 0}')
+        echo "$lines $lost" >> "$TMP/stream_counts" ;;
+      esac | sed "s/^/$name /" >> "$TMP/reps"
+    done
+  done
+  for name in none floor trace_s trace_stream; do
+    med=$(awk -v n="$name" '$1 == n { print $2 }' "$TMP/reps" | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}')
+    echo "$name $N $med" >> "$TMP/results"
+    echo "  $name: median $med s of $REPS ($(awk -v n="$name" '$1 == n { printf "%s ", $2 }' "$TMP/reps"))" >&2
+  done
 }
 
 # bpftrace -c does not honour shell quoting: the workload is a script.
@@ -39,12 +68,9 @@ printf 'exec %s=%s 2>/dev/null\n' "$DD" "$N" > "$TMP/work.sh"
 printf 'exec %s=%s 2>/dev/null\n' "$DD" "$SLOW_N" > "$TMP/work_slow.sh"
 
 echo "bench_trace: $DD=$N (slow tools: $SLOW_N), $(nproc) CPUs, kernel $(uname -r)" >&2
-run none       "$N" sh "$TMP/work.sh"
-run floor      "$N" "$BPFPERF" trace --bench-floor -s -o /dev/null -- sh "$TMP/work.sh"
-run trace_s    "$N" "$BPFPERF" trace -s -o "$TMP/summary.txt" -- sh "$TMP/work.sh"
-run trace_stream "$N" "$BPFPERF" trace -o "$TMP/stream.txt" -- sh "$TMP/work.sh"
-lines=$(wc -l < "$TMP/stream.txt")
-lost=$(grep -o '[0-9]* events lost' "$TMP/trace_stream.err" | awk '{print $1}')
+run_interleaved
+lines=$(awk '{print $1}' "$TMP/stream_counts" | sort -n | head -1)
+lost=$(awk '{s += $2} END {print s + 0}' "$TMP/stream_counts")
 if command -v bpftrace >/dev/null 2>&1; then
   run bpftrace "$N" bpftrace -e 'tracepoint:raw_syscalls:sys_enter { @[comm] = count(); }' -c "/bin/sh $TMP/work.sh"
 fi
@@ -57,7 +83,8 @@ fi
 
 echo
 echo "Workload: $DD=$N (~$((2 * N)) syscalls); $(nproc) CPUs; kernel $(uname -r)"
-echo "Streaming trace: $lines lines written, ${lost:-0} events lost (default buffer)"
+echo "Streaming trace: at least $lines lines written per run, ${lost:-0} events lost in $REPS runs (default buffer)"
+echo "none, floor, trace_s, trace_stream: median of $REPS interleaved runs; the others: one run"
 printf '%-14s %10s %10s %12s %14s\n' setup blocks seconds "ns/syscall" "x floor"
 awk -v N="$N" '
   { name[NR] = $1; blocks[NR] = $2; secs[NR] = $3 }
