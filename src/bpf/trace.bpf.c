@@ -400,6 +400,28 @@ int trace_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	return 0;
 }
 
+/* The end of a call, for both designs: its event, if one is wanted. */
+static __always_inline int exit_event(struct trace_inflight *in, __u32 tid, __u32 tgid, __u32 nr,
+				      __u64 ts, __u64 dur, __s64 ret)
+{
+	if (!want_events)
+		return 0;
+	if (only_failures && !is_error(ret))
+		return 0;
+	if (dur < min_duration_ns)
+		return 0;
+	__u16 flags = in->flags & TRACE_EV_AUG;
+	if ((in->flags & TRACE_EV_REFETCH) && nr < TRACE_MAX_SYSCALLS) {
+		/* A copy faulted at entry; the call itself has read the memory
+		 * by now, so it is resident: copy again (a later record of the
+		 * same tid replaces the first in user space). */
+		if (emit_aug(&descs[nr], in->args, tid, nr) >= 0)
+			flags = TRACE_EV_AUG;
+	}
+	emit_event(tid, tgid, nr, flags, ts, dur, ret, in->args);
+	return 0;
+}
+
 SEC("raw_tp/sys_exit")
 int trace_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 {
@@ -416,22 +438,7 @@ int trace_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 	in->ts = 0;
 	if (want_summary)
 		update_summary(tid, pid_tgid >> 32, nr, ret, dur);
-	if (!want_events)
-		return 0;
-	if (only_failures && !is_error(ret))
-		return 0;
-	if (dur < min_duration_ns)
-		return 0;
-	__u16 flags = in->flags & TRACE_EV_AUG;
-	if ((in->flags & TRACE_EV_REFETCH) && nr < TRACE_MAX_SYSCALLS) {
-		/* A copy faulted at entry; the call itself has read the memory
-		 * by now, so it is resident: copy again (a later record of the
-		 * same tid replaces the first in user space). */
-		if (emit_aug(&descs[nr], in->args, tid, nr) >= 0)
-			flags = TRACE_EV_AUG;
-	}
-	emit_event(tid, pid_tgid >> 32, nr, flags, ts, dur, ret, in->args);
-	return 0;
+	return exit_event(in, tid, pid_tgid >> 32, nr, ts, dur, ret);
 }
 
 /* `-- CMD` follows forks: children of a traced process are traced. */
@@ -616,20 +623,7 @@ static __always_inline int ts_exit_common(struct bpf_raw_tracepoint_args *ctx, s
 		ts_account(tid, tgid, nr, ret, dur);
 	if (nr == NR_EXECVE || nr == NR_EXECVEAT)
 		pc->valid = 0;	/* a thread's exec may have changed its tid */
-	if (!want_events)
-		return 0;
-	if (only_failures && !is_error(ret))
-		return 0;
-	if (dur < min_duration_ns)
-		return 0;
-	__u16 flags = in->flags & TRACE_EV_AUG;
-	if ((in->flags & TRACE_EV_REFETCH) && nr < TRACE_MAX_SYSCALLS) {
-		/* A copy faulted at entry; the call has made the page resident. */
-		if (emit_aug(&descs[nr], in->args, tid, nr) >= 0)
-			flags = TRACE_EV_AUG;
-	}
-	emit_event(tid, tgid, nr, flags, ts, dur, ret, in->args);
-	return 0;
+	return exit_event(in, tid, tgid, nr, ts, dur, ret);
 }
 
 static __noinline int ts_exit_slow(struct bpf_raw_tracepoint_args *ctx, struct trace_cpu *pc)
