@@ -675,8 +675,8 @@ static bool resolve_bpf(struct machine *m, uint64_t addr, struct resolved *out)
 
 /* Kernel text from kallsyms and the kernel maps: touches only ksyms, kcache
  * and (locked) kmaps and strs, so it may run on another thread than the
- * side-band (see machine_resolve_kernel). */
-void machine_resolve_kernel(struct machine *m, uint64_t addr, struct resolved *out)
+ * side-band (see machine_resolve_late in machine.h). */
+static void resolve_kernel(struct machine *m, uint64_t addr, struct resolved *out)
 {
 	const struct resolved *c = cache_get(&m->kcache, &m->kernel_owner, addr);
 	if (c) {
@@ -792,7 +792,7 @@ char machine_resolve_early(struct machine *m, int pid, int tid, uint64_t addr,
 void machine_resolve_late(struct machine *m, uint64_t addr, char what, struct resolved *out)
 {
 	if (what == 'k')
-		machine_resolve_kernel(m, addr, out);
+		resolve_kernel(m, addr, out);
 	else
 		resolve_unknown(m, addr, what, out);
 }

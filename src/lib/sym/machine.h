@@ -84,7 +84,6 @@ void machine_resolve(struct machine *m, int pid, int tid, uint64_t addr,
 char machine_resolve_early(struct machine *m, int pid, int tid, uint64_t addr,
 			   enum addr_space space, struct resolved *out);
 void machine_resolve_late(struct machine *m, uint64_t addr, char what, struct resolved *out);
-void machine_resolve_kernel(struct machine *m, uint64_t addr, struct resolved *out);
 void machine_set_threaded(struct machine *m, bool on);
 
 /* Current comm of a thread ("[unknown]"-free: falls back to ":<tid>" as perf). */
