@@ -343,6 +343,7 @@ int cmd_report(int argc, char **argv)
 	/* The aggregation thread reads kallsyms while the records are validated
 	 * and ordered, then resolves kernel addresses and fills the hist while
 	 * this thread decodes samples and resolves user space. */
+	uint64_t t_start = now_ns();
 	rp.agg = agg_new(rp.m, rp.h, true);
 	if (pd_index(f, err, sizeof(err)) < 0) {
 		pr_err("%s: %s", rp.input, err);
@@ -355,12 +356,19 @@ int cmd_report(int argc, char **argv)
 		pr_warn("%s: the BPF program info section is malformed; BPF programs are named from "
 			"KSYMBOL records only", rp.input);
 
+	uint64_t t_indexed = now_ns();
 	if (pd_process(f, on_record, &rp, err, sizeof(err)) < 0) {
 		pr_err("%s: %s", rp.input, err);
 		goto out;
 	}
+	uint64_t t_decoded = now_ns();
 	agg_finish(rp.agg);
+	uint64_t t_joined = now_ns();
 	hist_finish(rp.h);
+	pr_debug("report: %.1f ms to index the records, %.1f ms to decode them, %.1f ms more for "
+		 "the aggregation thread, %.1f ms to finish the hist",
+		 (double)(t_indexed - t_start) / 1e6, (double)(t_decoded - t_indexed) / 1e6,
+		 (double)(t_joined - t_decoded) / 1e6, (double)(now_ns() - t_joined) / 1e6);
 
 	if (rp.output) {
 		out = fopen(rp.output, "w");

@@ -176,6 +176,43 @@ static void test_kallsyms_bad(void **state)
 	free(kp);
 }
 
+/* A kallsyms file larger than the reader's 1 MiB blocks: lines cut by block
+ * ends, a last line without a newline, and one out of order (sorted again). */
+static void test_kallsyms_blocks(void **state)
+{
+	(void)state;
+	enum { N = 60000 };
+	struct strbuf sb = { 0 };
+	char line[160];
+	for (int i = 0; i < N; i++) {
+		/* names of varying length so that block ends fall inside lines */
+		snprintf(line, sizeof(line), "%016llx t func_%d_%.*s\n",
+			 0xffffffff81000000ull + (unsigned long long)i * 0x40, i, i % 23 + 1,
+			 "abcdefghijklmnopqrstuvwxyz");
+		sb_append(&sb, line);
+	}
+	sb_append(&sb, "ffffffff80f00000 T early_func");	/* no newline, lower address */
+	assert_true(sb.len > (2u << 20));
+	char *kp = write_temp(sb.buf);
+	free(sb.buf);
+	struct machine_opts o = { .kallsyms = kp, .modules = "/nonexistent" };
+	struct machine *m = machine_new(&o);
+	struct resolved r;
+	for (int i = 0; i < N; i++) {
+		char want[64];
+		snprintf(want, sizeof(want), "func_%d_%.*s", i, i % 23 + 1, "abcdefghijklmnopqrstuvwxyz");
+		machine_resolve(m, 1, 1, 0xffffffff81000000ull + (uint64_t)i * 0x40 + 8, AS_KERNEL, &r);
+		assert_true(r.found);
+		assert_string_equal(r.sym, want);
+	}
+	machine_resolve(m, 1, 1, 0xffffffff80f00010ull, AS_KERNEL, &r);
+	assert_true(r.found);
+	assert_string_equal(r.sym, "early_func");
+	machine_free(m);
+	unlink(kp);
+	free(kp);
+}
+
 static void test_bpf_ksymbol(void **state)
 {
 	(void)state;
@@ -529,6 +566,7 @@ int main(void)
 		cmocka_unit_test(test_intern),
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_kallsyms_bad),
+		cmocka_unit_test(test_kallsyms_blocks),
 		cmocka_unit_test(test_bpf_ksymbol),
 		cmocka_unit_test(test_user_self),
 		cmocka_unit_test(test_unresolved),

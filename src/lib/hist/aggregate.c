@@ -15,7 +15,7 @@
 #include <string.h>
 
 #define CHUNK_SIZE (1u << 20)
-#define MAX_QUEUED 64		/* chunks waiting for the worker before the feeder waits */
+#define MAX_QUEUED 4		/* chunks waiting for the worker before the feeder waits */
 
 struct msg {
 	const char *comm;
@@ -113,7 +113,7 @@ static void *worker_main(void *arg)
 			a->head = c->next;
 			if (!a->head)
 				a->tail = NULL;
-			a->queued--;
+			__atomic_store_n(&a->queued, a->queued - 1, __ATOMIC_RELAXED);
 		}
 		pthread_mutex_unlock(&a->lock);
 		if (!c) {
@@ -188,7 +188,7 @@ static void flush_chunk(struct aggregator *a)
 	else
 		a->head = c;
 	a->tail = c;
-	a->queued++;
+	__atomic_store_n(&a->queued, a->queued + 1, __ATOMIC_RELAXED);
 	pthread_cond_signal(&a->work);
 	pthread_mutex_unlock(&a->lock);
 }
@@ -218,10 +218,10 @@ static void reserve(struct aggregator *a, size_t need)
 }
 
 static void put_frame(struct aggregator *a, struct qframe *qf, int pid, int tid, uint64_t ip,
-		      enum addr_space space)
+		      enum addr_space space, bool defer)
 {
 	struct resolved r;
-	char what = machine_resolve_early(a->m, pid, tid, ip, space, &r);
+	char what = machine_resolve_early(a->m, pid, tid, ip, space, defer, &r);
 	if (!what)
 		*qf = (struct qframe){ .dso = r.dso, .sym = r.sym, .level = r.level };
 	else
@@ -236,16 +236,19 @@ void agg_add(struct aggregator *a, const struct agg_sample *s)
 	struct qframe *qf = (struct qframe *)(mg + 1);
 	uint32_t n = 0;
 	enum addr_space sp = s->space;
+	/* Balance the threads: kernel addresses go to the worker while it keeps
+	 * up, and are resolved here (once it has loaded kallsyms) while it lags. */
+	bool defer = a->threaded && __atomic_load_n(&a->queued, __ATOMIC_RELAXED) < 2;
 	for (size_t i = 0; i < s->nr_callchain; i++) {
 		uint64_t ip = s->callchain[i];
 		if (ip >= PD_CONTEXT_MAX) {
 			sp = marker_space(ip);
 			continue;
 		}
-		put_frame(a, &qf[n++], s->pid, s->tid, ip, sp);
+		put_frame(a, &qf[n++], s->pid, s->tid, ip, sp, defer);
 	}
 	if (n == 0)
-		put_frame(a, &qf[n++], s->pid, s->tid, s->ip, s->space);
+		put_frame(a, &qf[n++], s->pid, s->tid, s->ip, s->space, defer);
 	*mg = (struct msg){ .comm = machine_comm_of(a->m, s->pid, s->tid), .pid = s->pid,
 			    .tid = s->tid, .cpu = s->cpu, .nframes = n, .period = s->period };
 	a->cur->used += sizeof(*mg) + n * sizeof(*qf);

@@ -1192,6 +1192,8 @@ void hist_finish(struct hist *h)
 		return;
 	h->finished = true;
 	struct trie *t = &h->trie;
+	pr_debug("hist: %zu samples, %zu distinct stacks, %zu call-graph nodes", (size_t)h->total_samples,
+		 h->nstks, t->nnodes);
 	/* counts kept in the stack cache go to the trie's leaves */
 	for (size_t i = 0; i < h->nstk_slots; i++) {
 		const struct stk *k = &h->stks[i];

@@ -130,6 +130,7 @@ struct machine {
 
 	struct symtab ksyms;
 	bool ksyms_loaded;
+	bool ksyms_ready;	/* ksyms complete (atomic: set by the thread that loaded them) */
 	struct kmap *kmaps;
 	size_t nkmaps, capkmaps;
 
@@ -192,6 +193,8 @@ void machine_free(struct machine *m)
 	}
 	if (m->vdso)
 		dso_free(m->vdso);
+	pr_debug("resolve caches: %zu user/unknown addresses (%zu slots), %zu kernel (%zu slots)",
+		 m->cache.n, m->cache.cap, m->kcache.n, m->kcache.cap);
 	symtab_free(&m->ksyms);
 	free(m->kmaps);
 	free(m->bpf);
@@ -642,6 +645,7 @@ static void load_kallsyms(struct machine *m)
 {
 	m->ksyms_loaded = true;
 	bool hidden = false;
+	uint64_t t0 = now_ns();
 	long n = kallsyms_load(m->opts.kallsyms, m->opts.modules, m->strs, &m->ksyms, &hidden);
 	if (n < 0)
 		pr_warn("cannot read kernel symbols from %s: %s; kernel addresses stay "
@@ -652,7 +656,10 @@ static void load_kallsyms(struct machine *m)
 			"addresses stay unresolved (run as root or set "
 			"/proc/sys/kernel/kptr_restrict to 0)", m->opts.kallsyms);
 	else
-		pr_debug("%ld kernel text symbols from %s", n, m->opts.kallsyms);
+		pr_debug("%ld kernel text symbols from %s in %.1f ms", n, m->opts.kallsyms,
+			 (double)(now_ns() - t0) / 1e6);
+	/* Complete (even if empty): the early stage may use ksyms from now on. */
+	__atomic_store_n(&m->ksyms_ready, true, __ATOMIC_RELEASE);
 }
 
 void machine_load_kernel_symbols(struct machine *m)
@@ -673,12 +680,14 @@ static bool resolve_bpf(struct machine *m, uint64_t addr, struct resolved *out)
 	return true;
 }
 
-/* Kernel text from kallsyms and the kernel maps: touches only ksyms, kcache
- * and (locked) kmaps and strs, so it may run on another thread than the
- * side-band (see machine_resolve_late in machine.h). */
-static void resolve_kernel(struct machine *m, uint64_t addr, struct resolved *out)
+/* Kernel text from kallsyms and the kernel maps: touches only ksyms, the
+ * given cache and (locked) kmaps and strs, so it may run on another thread
+ * than the side-band with its own cache (see machine_resolve_late in
+ * machine.h). */
+static void resolve_kernel(struct machine *m, struct rcache *cache, uint64_t addr,
+			   struct resolved *out)
 {
-	const struct resolved *c = cache_get(&m->kcache, &m->kernel_owner, addr);
+	const struct resolved *c = cache_get(cache, &m->kernel_owner, addr);
 	if (c) {
 		*out = *c;
 		return;
@@ -709,13 +718,14 @@ static void resolve_kernel(struct machine *m, uint64_t addr, struct resolved *ou
 		}
 	}
 	pthread_mutex_unlock(&m->kmaps_lock);
-	cache_put(&m->kcache, &m->kernel_owner, addr, &r);
+	cache_put(cache, &m->kernel_owner, addr, &r);
 	*out = r;
 }
 
-static void resolve_unknown(struct machine *m, uint64_t addr, char level, struct resolved *out)
+static void resolve_unknown(struct machine *m, struct rcache *cache, uint64_t addr, char level,
+			    struct resolved *out)
 {
-	const struct resolved *c = cache_get(&m->kcache, &m->unknown_owner, addr);
+	const struct resolved *c = cache_get(cache, &m->unknown_owner, addr);
 	if (c) {
 		*out = *c;
 		out->level = level;
@@ -723,7 +733,7 @@ static void resolve_unknown(struct machine *m, uint64_t addr, char level, struct
 	}
 	struct resolved r = { .dso = m->s_unknown, .dso_path = m->s_unknown,
 			      .sym = intern_hex(m, addr), .rel_addr = addr, .level = level };
-	cache_put(&m->kcache, &m->unknown_owner, addr, &r);
+	cache_put(cache, &m->unknown_owner, addr, &r);
 	*out = r;
 }
 
@@ -775,32 +785,50 @@ static bool resolve_user(struct machine *m, int pid, int tid, uint64_t addr,
 }
 
 char machine_resolve_early(struct machine *m, int pid, int tid, uint64_t addr,
-			   enum addr_space space, struct resolved *out)
+			   enum addr_space space, bool defer, struct resolved *out)
 {
 	if (space == AS_UNKNOWN)	/* the upper half is the kernel's on x86-64 and arm64 */
 		space = (addr >> 63) ? AS_KERNEL : AS_USER;
+	char what;
 	switch (space) {
 	case AS_KERNEL:
-		return resolve_bpf(m, addr, out) ? 0 : 'k';
+		if (resolve_bpf(m, addr, out))
+			return 0;
+		what = 'k';
+		break;
 	case AS_USER:
-		return resolve_user(m, pid, tid, addr, out) ? 0 : '.';
+		if (resolve_user(m, pid, tid, addr, out))
+			return 0;
+		what = '.';
+		break;
 	default:		/* guests: no symbols for them */
-		return '?';
+		what = '?';
+		break;
 	}
+	/* Once the kernel symbols are complete (loaded by the late stage), this
+	 * side resolves the rest too, in its own cache: the late stage's thread
+	 * is then left with less to do. */
+	if (defer || !__atomic_load_n(&m->ksyms_ready, __ATOMIC_ACQUIRE))
+		return what;
+	if (what == 'k')
+		resolve_kernel(m, &m->cache, addr, out);
+	else
+		resolve_unknown(m, &m->cache, addr, what, out);
+	return 0;
 }
 
 void machine_resolve_late(struct machine *m, uint64_t addr, char what, struct resolved *out)
 {
 	if (what == 'k')
-		resolve_kernel(m, addr, out);
+		resolve_kernel(m, &m->kcache, addr, out);
 	else
-		resolve_unknown(m, addr, what, out);
+		resolve_unknown(m, &m->kcache, addr, what, out);
 }
 
 void machine_resolve(struct machine *m, int pid, int tid, uint64_t addr,
 		     enum addr_space space, struct resolved *out)
 {
-	char what = machine_resolve_early(m, pid, tid, addr, space, out);
+	char what = machine_resolve_early(m, pid, tid, addr, space, false, out);
 	if (what)
 		machine_resolve_late(m, addr, what, out);
 }

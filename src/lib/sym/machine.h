@@ -79,10 +79,13 @@ void machine_resolve(struct machine *m, int pid, int tid, uint64_t addr,
  * '?' for a guest address. That needs only kallsyms and the kernel maps and
  * has its own cache, so after machine_set_threaded(m, true) one other thread
  * may call machine_resolve_late() (and machine_load_kernel_symbols()) while
- * this one goes on with side-band calls and early resolves.
- * machine_resolve() is both stages. */
+ * this one goes on with side-band calls and early resolves. Once the kernel
+ * symbols are loaded, machine_resolve_early() resolves everything itself (in
+ * its own cache) and returns 0, unless defer asks it to leave the rest to the
+ * late stage anyway (a pipeline balancing its threads). machine_resolve() is
+ * both stages. */
 char machine_resolve_early(struct machine *m, int pid, int tid, uint64_t addr,
-			   enum addr_space space, struct resolved *out);
+			   enum addr_space space, bool defer, struct resolved *out);
 void machine_resolve_late(struct machine *m, uint64_t addr, char what, struct resolved *out);
 void machine_set_threaded(struct machine *m, bool on);
 

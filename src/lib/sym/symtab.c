@@ -70,7 +70,12 @@ void symtab_finish(struct symtab *st, uint64_t last_size)
 {
 	if (!st->n)
 		return;
-	qsort_r(st->syms, st->n, sizeof(*st->syms), cmp_sym, st);
+	/* kallsyms and many symbol tables come sorted already */
+	size_t i = 1;
+	while (i < st->n && cmp_sym(&st->syms[i - 1], &st->syms[i], st) <= 0)
+		i++;
+	if (i < st->n)
+		qsort_r(st->syms, st->n, sizeof(*st->syms), cmp_sym, st);
 	size_t w = 0;
 	for (size_t i = 0; i < st->n; i++) {
 		if (w && st->syms[w - 1].start == st->syms[i].start) {
