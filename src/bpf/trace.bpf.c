@@ -151,29 +151,6 @@ static __always_inline void count_n(__u32 which, __u64 n)
 		*c += n;
 }
 
-/* dur * dur as 128 bits (exact). */
-static __always_inline void square128(__u64 d, __u64 *lo, __u64 *hi)
-{
-	if (d < (1ULL << 32)) {
-		*lo = d * d;
-		*hi = 0;
-		return;
-	}
-	__u64 a = d >> 32, b = d & 0xffffffffULL;
-	__u64 bb = b * b, ab = a * b;
-	/* d^2 = a^2 << 64 + 2ab << 32 + b^2 */
-	__u64 l = bb + (ab << 33);
-	*hi = a * a + (ab >> 31) + (l < bb);
-	*lo = l;
-}
-
-static __always_inline void add128(__u64 *lo, __u64 *hi, __u64 alo, __u64 ahi)
-{
-	__u64 l = *lo + alo;
-	*hi += ahi + (l < alo);
-	*lo = l;
-}
-
 static __always_inline void count_errno(__u32 tid, __u32 nr, __s64 ret)
 {
 	struct trace_errno_key ek = { .tid = tid, .nr = nr, .err = (__u32)-ret };
@@ -193,7 +170,7 @@ static __always_inline void update_summary(__u32 tid, __u32 tgid, __u32 nr, __s6
 	struct trace_sum_val *v = bpf_map_lookup_elem(&summary, &key);
 
 	if (!v) {
-		struct trace_sum_val z = { .min_ns = ~0ULL, .pid = tgid };
+		struct trace_sum_val z = { .c = TRACE_COUNTS_EMPTY_INIT, .pid = tgid };
 		bpf_get_current_comm(z.comm, sizeof(z.comm));
 		bpf_map_update_elem(&summary, &key, &z, BPF_NOEXIST);
 		v = bpf_map_lookup_elem(&summary, &key);
@@ -203,20 +180,10 @@ static __always_inline void update_summary(__u32 tid, __u32 tgid, __u32 nr, __s6
 		}
 	}
 	/* Only this thread writes its keys: no atomics needed. */
-	v->calls++;
-	v->total_ns += dur;
-	if (dur < v->min_ns)
-		v->min_ns = dur;
-	if (dur > v->max_ns)
-		v->max_ns = dur;
-	__u64 lo, hi;
-	square128(dur, &lo, &hi);
-	add128(&v->sumsq_lo, &v->sumsq_hi, lo, hi);
-	if (is_error(ret)) {
-		v->errors++;
-		if (want_errnos)
-			count_errno(tid, nr, ret);
-	}
+	bool err = is_error(ret);
+	trace_counts_add(&v->c, dur, err);
+	if (err && want_errnos)
+		count_errno(tid, nr, ret);
 }
 
 static __always_inline void emit_event(__u32 tid, __u32 tgid, __u32 nr, __u16 flags, __u64 ts,
@@ -477,23 +444,12 @@ static __always_inline void flush_slot(struct trace_cache_slot *s)
 	struct trace_sum_key k = { .tid = s->tid, .nr = s->key - 1 };
 	struct trace_sum_val *v = bpf_map_lookup_elem(&summary, &k);
 	if (v) {
-		v->calls += s->calls;
-		v->errors += s->errors;
-		v->total_ns += s->total_ns;
-		if (s->min_ns < v->min_ns)
-			v->min_ns = s->min_ns;
-		if (s->max_ns > v->max_ns)
-			v->max_ns = s->max_ns;
-		add128(&v->sumsq_lo, &v->sumsq_hi, s->sumsq_lo, s->sumsq_hi);
+		trace_counts_merge(&v->c, &s->c);
 	} else {
-		struct trace_sum_val z = {
-			.calls = s->calls, .errors = s->errors, .total_ns = s->total_ns,
-			.min_ns = s->min_ns, .max_ns = s->max_ns,
-			.sumsq_lo = s->sumsq_lo, .sumsq_hi = s->sumsq_hi, .pid = s->pid,
-		};
+		struct trace_sum_val z = { .c = s->c, .pid = s->pid };
 		__builtin_memcpy(z.comm, s->comm, TRACE_COMM_LEN);
 		if (bpf_map_update_elem(&summary, &k, &z, BPF_NOEXIST))
-			count_n(TRACE_CNT_SUM_FULL, s->calls);
+			count_n(TRACE_CNT_SUM_FULL, s->c.calls);
 	}
 }
 
@@ -504,36 +460,21 @@ static __always_inline void ts_account(__u32 tid, __u32 tgid, __u32 nr, __s64 re
 	__u32 idx = ((tid & (TRACE_CACHE_LANES - 1)) * TRACE_CACHE_SLOTS) |
 		    (descs[nr & (TRACE_MAX_SYSCALLS - 1)].slot & (TRACE_CACHE_SLOTS - 1));
 	struct trace_cache_slot *s = bpf_map_lookup_elem(&cache, &idx);
-	__u64 lo, hi;
 	bool err = is_error(ret);
 
 	if (!s)
 		return;
-	square128(dur, &lo, &hi);
-	if (s->key == nr + 1 && s->tid == tid) {
-		s->calls++;
-		s->total_ns += dur;
-		if (dur < s->min_ns)
-			s->min_ns = dur;
-		if (dur > s->max_ns)
-			s->max_ns = dur;
-		add128(&s->sumsq_lo, &s->sumsq_hi, lo, hi);
-		s->errors += err;
-	} else {
+	if (s->key != nr + 1 || s->tid != tid) {
+		/* Claim the slot, then count the call as on a hit. */
 		if (s->key)
 			flush_slot(s);
 		s->tid = tid;
 		s->key = nr + 1;
 		s->pid = tgid;
-		s->calls = 1;
-		s->errors = err;
-		s->total_ns = dur;
-		s->min_ns = dur;
-		s->max_ns = dur;
-		s->sumsq_lo = lo;
-		s->sumsq_hi = hi;
+		s->c = TRACE_COUNTS_EMPTY;
 		bpf_get_current_comm(s->comm, sizeof(s->comm));
 	}
+	trace_counts_add(&s->c, dur, err);
 	if (err && want_errnos)
 		count_errno(tid, nr, ret);
 }

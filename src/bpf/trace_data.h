@@ -3,6 +3,10 @@
 #ifndef BPFPERF_TRACE_DATA_H
 #define BPFPERF_TRACE_DATA_H
 
+#ifndef __bpf__
+#include <linux/types.h>		/* __u32, __u64 (vmlinux.h on the BPF side) */
+#endif
+
 #define TRACE_MAX_SYSCALLS 512		/* x86_64 syscall numbers are below this */
 #define TRACE_MAX_ARGS 6
 #define TRACE_STR_MAX 4096		/* PATH_MAX: longest string copied at entry */
@@ -91,6 +95,85 @@ struct trace_inflight {
 	__u64 args[TRACE_MAX_ARGS];
 };
 
+/* Summary counters of one (thread, syscall), in the summary map and in the
+ * per-CPU cache slots. Empty: all zero but min_ns = ~0 (TRACE_COUNTS_EMPTY).
+ * Counted only with trace_counts_add() and trace_counts_merge(), used by
+ * both the BPF programs and user space. */
+struct trace_counts {
+	__u64 calls;
+	__u64 errors;
+	__u64 total_ns;
+	__u64 min_ns;
+	__u64 max_ns;
+	__u64 sumsq_lo;			/* sum of squared ns, 128 bits */
+	__u64 sumsq_hi;
+};
+
+#define TRACE_COUNTS_EMPTY_INIT { .min_ns = ~0ULL }	/* in initializers */
+#define TRACE_COUNTS_EMPTY ((struct trace_counts)TRACE_COUNTS_EMPTY_INIT)
+
+/* BPF side: a BPF-to-BPF call would cost the per-call hot path a call and
+ * register spills; force inlining. */
+#ifdef __bpf__
+#define TRACE_INLINE static inline __attribute__((always_inline))
+#else
+#define TRACE_INLINE static inline
+#endif
+
+/* d * d as 128 bits (exact). */
+TRACE_INLINE void trace_square128(__u64 d, __u64 *lo, __u64 *hi)
+{
+	if (d < (1ULL << 32)) {
+		*lo = d * d;
+		*hi = 0;
+		return;
+	}
+	__u64 a = d >> 32, b = d & 0xffffffffULL;
+	__u64 bb = b * b, ab = a * b;
+	/* d^2 = a^2 << 64 + 2ab << 32 + b^2 */
+	__u64 l = bb + (ab << 33);
+	*hi = a * a + (ab >> 31) + (l < bb);
+	*lo = l;
+}
+
+/* (hi:lo) += (ahi:alo), 128 bits. */
+TRACE_INLINE void trace_add128(__u64 *lo, __u64 *hi, __u64 alo, __u64 ahi)
+{
+	__u64 l = *lo + alo;
+	*hi += ahi + (l < alo);
+	*lo = l;
+}
+
+/* Count one call that took dur ns; failed: it returned an error. */
+TRACE_INLINE void trace_counts_add(struct trace_counts *c, __u64 dur, _Bool failed)
+{
+	__u64 lo, hi;
+
+	c->calls++;
+	c->total_ns += dur;
+	if (dur < c->min_ns)
+		c->min_ns = dur;
+	if (dur > c->max_ns)
+		c->max_ns = dur;
+	trace_square128(dur, &lo, &hi);
+	trace_add128(&c->sumsq_lo, &c->sumsq_hi, lo, hi);
+	if (failed)
+		c->errors++;
+}
+
+/* Add the counters of src into dst. */
+TRACE_INLINE void trace_counts_merge(struct trace_counts *dst, const struct trace_counts *src)
+{
+	dst->calls += src->calls;
+	dst->errors += src->errors;
+	dst->total_ns += src->total_ns;
+	if (src->min_ns < dst->min_ns)
+		dst->min_ns = src->min_ns;
+	if (src->max_ns > dst->max_ns)
+		dst->max_ns = src->max_ns;
+	trace_add128(&dst->sumsq_lo, &dst->sumsq_hi, src->sumsq_lo, src->sumsq_hi);
+}
+
 /* Fast design (kernels with BPF task storage and tp_btf):
  * - per CPU (struct trace_cpu): the traced/not-traced verdict of the thread
  *   running on this CPU and its call in flight. tp_btf/sched_switch clears
@@ -112,13 +195,7 @@ struct trace_cache_slot {
 	__u32 key;			/* syscall nr + 1; 0: empty */
 	__u32 pid;			/* tgid */
 	__u32 pad;
-	__u64 calls;
-	__u64 errors;
-	__u64 total_ns;
-	__u64 min_ns;
-	__u64 max_ns;
-	__u64 sumsq_lo;			/* sum of squared ns, 128 bits */
-	__u64 sumsq_hi;
+	struct trace_counts c;
 	char comm[TRACE_COMM_LEN];	/* when the slot was claimed */
 };
 
@@ -141,13 +218,7 @@ struct trace_sum_key {
 };
 
 struct trace_sum_val {
-	__u64 calls;
-	__u64 errors;
-	__u64 total_ns;
-	__u64 min_ns;
-	__u64 max_ns;
-	__u64 sumsq_lo;			/* sum of squared ns, 128 bits */
-	__u64 sumsq_hi;
+	struct trace_counts c;
 	__u32 pid;
 	__u32 pad;
 	char comm[TRACE_COMM_LEN];

@@ -594,8 +594,8 @@ static int cmp_sum(const void *a, const void *b)
 		return x->val.pid < y->val.pid ? -1 : 1;
 	if (x->key.tid != y->key.tid)
 		return x->key.tid < y->key.tid ? -1 : 1;
-	if (x->val.total_ns != y->val.total_ns)
-		return x->val.total_ns > y->val.total_ns ? -1 : 1;
+	if (x->val.c.total_ns != y->val.c.total_ns)
+		return x->val.c.total_ns > y->val.c.total_ns ? -1 : 1;
 	return x->key.nr < y->key.nr ? -1 : x->key.nr > y->key.nr;
 }
 
@@ -611,7 +611,7 @@ static int cmp_errno(const void *a, const void *b)
 	return x->key.err < y->key.err ? -1 : x->key.err > y->key.err;
 }
 
-static double stddev_ns(const struct trace_sum_val *v)
+static double stddev_ns(const struct trace_counts *v)
 {
 	if (v->calls < 2)
 		return 0;
@@ -628,20 +628,6 @@ static int cmp_sum_key(const void *a, const void *b)
 	if (x->key.tid != y->key.tid)
 		return x->key.tid < y->key.tid ? -1 : 1;
 	return x->key.nr < y->key.nr ? -1 : x->key.nr > y->key.nr;
-}
-
-static void sum_add(struct trace_sum_val *v, const struct trace_cache_slot *s)
-{
-	v->calls += s->calls;
-	v->errors += s->errors;
-	v->total_ns += s->total_ns;
-	if (s->min_ns < v->min_ns)
-		v->min_ns = s->min_ns;
-	if (s->max_ns > v->max_ns)
-		v->max_ns = s->max_ns;
-	uint64_t lo = v->sumsq_lo + s->sumsq_lo;
-	v->sumsq_hi += s->sumsq_hi + (lo < s->sumsq_lo);
-	v->sumsq_lo = lo;
 }
 
 /* Fast design: add every CPU's cached slots to the entries read from the
@@ -664,7 +650,7 @@ static size_t merge_cache(struct trace_bpf *skel, struct sum_entry **arrp, size_
 		}
 		for (int c = 0; c < ncpu; c++) {
 			const struct trace_cache_slot *s = &vals[c];
-			if (!s->key || !s->calls)
+			if (!s->key || !s->c.calls)
 				continue;
 			struct sum_entry probe = { .key = { .tid = s->tid, .nr = s->key - 1 } };
 			struct sum_entry *e = sorted ? bsearch(&probe, arr, sorted, sizeof(*arr), cmp_sum_key) : NULL;
@@ -676,11 +662,11 @@ static size_t merge_cache(struct trace_bpf *skel, struct sum_entry **arrp, size_
 				e = &arr[n++];
 				memset(e, 0, sizeof(*e));
 				e->key = probe.key;
-				e->val.min_ns = ~0ULL;
+				e->val.c = TRACE_COUNTS_EMPTY;
 				e->val.pid = s->pid;
 				memcpy(e->val.comm, s->comm, TRACE_COMM_LEN);
 			}
-			sum_add(&e->val, s);
+			trace_counts_merge(&e->val.c, &s->c);
 		}
 		if (n > sorted) {
 			qsort(arr, n, sizeof(*arr), cmp_sum_key);
@@ -711,7 +697,7 @@ static size_t read_summary(struct trace_bpf *skel, bool use_ts, struct sum_entry
 	if (use_ts)
 		n = merge_cache(skel, &arr, n);
 	for (size_t i = 0; i < n; i++)
-		arr[i].stddev_ns = stddev_ns(&arr[i].val);
+		arr[i].stddev_ns = stddev_ns(&arr[i].val.c);
 	if (n)
 		qsort(arr, n, sizeof(*arr), cmp_sum);
 	*out = arr;
@@ -755,14 +741,14 @@ static void print_summary_text(struct trace_ctx *c, const struct sum_entry *s, s
 	FILE *f = c->out;
 	uint64_t total_calls = 0;
 	for (size_t i = 0; i < n; i++)
-		total_calls += s[i].val.calls;
+		total_calls += s[i].val.c.calls;
 
 	fprintf(f, "\n Summary of events:\n");
 	for (size_t i = 0; i < n; ) {
 		size_t j = i;
 		uint64_t calls = 0;
 		while (j < n && s[j].key.tid == s[i].key.tid && s[j].val.pid == s[i].val.pid)
-			calls += s[j++].val.calls;
+			calls += s[j++].val.c.calls;
 		char comm[TRACE_COMM_LEN + 1];
 		memcpy(comm, s[i].val.comm, TRACE_COMM_LEN);
 		comm[TRACE_COMM_LEN] = '\0';
@@ -772,7 +758,7 @@ static void print_summary_text(struct trace_ctx *c, const struct sum_entry *s, s
 			   "                                            (msec)    (msec)    (msec)    (msec)      (%%)\n"
 			   "   -------------------- -------- -------- --------- --------- --------- --------- ------\n");
 		for (size_t k = i; k < j; k++) {
-			const struct trace_sum_val *v = &s[k].val;
+			const struct trace_counts *v = &s[k].val.c;
 			char nb[32];
 			double avg = v->calls ? (double)v->total_ns / (double)v->calls : 0;
 			fprintf(f, "   %-20s %8" PRIu64 " %8" PRIu64 " %9.3f %9.3f %9.3f %9.3f %5.2f%%\n",
@@ -801,6 +787,7 @@ static void summary_json(struct trace_ctx *c, struct json_writer *jw, const stru
 	jw_start_array(jw);
 	for (size_t k = 0; k < n; k++) {
 		const struct trace_sum_val *v = &s[k].val;
+		const struct trace_counts *cn = &v->c;
 		char nb[32], comm[TRACE_COMM_LEN + 1];
 		memcpy(comm, v->comm, TRACE_COMM_LEN);
 		comm[TRACE_COMM_LEN] = '\0';
@@ -810,12 +797,12 @@ static void summary_json(struct trace_ctx *c, struct json_writer *jw, const stru
 		jw_kv_string(jw, "comm", comm);
 		jw_kv_string(jw, "syscall", sc_name_or(c, s[k].key.nr, nb, sizeof(nb)));
 		jw_kv_uint(jw, "nr", s[k].key.nr);
-		jw_kv_uint(jw, "calls", v->calls);
-		jw_kv_uint(jw, "errors", v->errors);
-		jw_kv_uint(jw, "total_ns", v->total_ns);
-		jw_kv_uint(jw, "min_ns", v->calls ? v->min_ns : 0);
-		jw_kv_uint(jw, "avg_ns", v->calls ? v->total_ns / v->calls : 0);
-		jw_kv_uint(jw, "max_ns", v->max_ns);
+		jw_kv_uint(jw, "calls", cn->calls);
+		jw_kv_uint(jw, "errors", cn->errors);
+		jw_kv_uint(jw, "total_ns", cn->total_ns);
+		jw_kv_uint(jw, "min_ns", cn->calls ? cn->min_ns : 0);
+		jw_kv_uint(jw, "avg_ns", cn->calls ? cn->total_ns / cn->calls : 0);
+		jw_kv_uint(jw, "max_ns", cn->max_ns);
 		jw_kv_uint(jw, "stddev_ns", (uint64_t)llround(s[k].stddev_ns));
 		if (c->o->errno_summary) {
 			jw_key(jw, "errnos");
