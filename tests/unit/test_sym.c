@@ -422,6 +422,16 @@ static void test_unresolved(void **state)
 	/* Guests and garbage spaces. */
 	machine_resolve(m, 10, 10, 0x1000010, AS_GUEST_USER, &r);
 	assert_string_equal(r.dso, "[unknown]");
+
+	/* Unresolved addresses are printed as perf's "%#.16llx" (0 without 0x). */
+	const uint64_t vals[] = { 0, 1, 0xf, 0xabcdef, 0x7fffffffffffull, 0x8000000000000000ull,
+				  0xfedcba9876543210ull, ~0ull };
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		char want[32];
+		snprintf(want, sizeof(want), "%#.16llx", (unsigned long long)vals[i]);
+		machine_resolve(m, 99, 99, vals[i], AS_USER, &r);
+		assert_string_equal(r.sym, want);
+	}
 	machine_free(m);
 }
 

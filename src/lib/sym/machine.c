@@ -224,10 +224,19 @@ const char *machine_intern(struct machine *m, const char *s)
 
 static const char *intern_hex(struct machine *m, uint64_t v)
 {
-	char buf[32];
 	/* perf prints unresolved addresses as "%#.16llx": 16 hex digits with
-	 * 0x, except for 0, which has no prefix. */
-	snprintf(buf, sizeof(buf), "%#.16llx", (unsigned long long)v);
+	 * 0x, except for 0, which has no prefix. By hand: snprintf costs more
+	 * than the rest of resolving an address that has no symbol. */
+	static const char digits[] = "0123456789abcdef";
+	char buf[19];
+	char *p = buf;
+	if (v) {
+		*p++ = '0';
+		*p++ = 'x';
+	}
+	for (int shift = 60; shift >= 0; shift -= 4)
+		*p++ = digits[(v >> shift) & 0xf];
+	*p = '\0';
 	return strtab_intern(m->strs, buf);
 }
 
@@ -640,6 +649,21 @@ static const char *sym_name(struct machine *m, const char *raw)
 	return strtab_intern(m->strs, raw);
 }
 
+/* A symbol's name as shown, interned once per symbol rather than once per
+ * address. Symbol tables are only read after loading, but the early and late
+ * stages may look up the same kernel symbol at once: both intern the same
+ * string (the table is locked then) and store the same pointer. */
+static const char *shown_name(struct machine *m, const struct sym *s, bool demangle)
+{
+	struct sym *ms = (struct sym *)s;	/* the machine owns its symbol tables */
+	const char *n = __atomic_load_n(&ms->shown, __ATOMIC_ACQUIRE);
+	if (!n) {
+		n = demangle ? sym_name(m, s->name) : strtab_intern(m->strs, s->name);
+		__atomic_store_n(&ms->shown, n, __ATOMIC_RELEASE);
+	}
+	return n;
+}
+
 /* ---- resolve ---- */
 static void load_kallsyms(struct machine *m)
 {
@@ -698,7 +722,7 @@ static void resolve_kernel(struct machine *m, struct rcache *cache, uint64_t add
 	const struct sym *s = symtab_find(&m->ksyms, addr);
 	if (s) {
 		r.dso = s->aux;
-		r.sym = strtab_intern(m->strs, s->name);
+		r.sym = shown_name(m, s, false);
 		r.sym_start = s->start;
 		r.found = true;
 	} else {
@@ -773,7 +797,7 @@ static bool resolve_user(struct machine *m, int pid, int tid, uint64_t addr,
 		dso_off_to_vaddr(d, key, &r.rel_addr);
 	const struct sym *s = d->usable ? symtab_find(&d->st, r.rel_addr) : NULL;
 	if (s) {
-		r.sym = sym_name(m, s->name);
+		r.sym = shown_name(m, s, true);
 		r.sym_start = s->start;
 		r.found = true;
 	} else {

@@ -26,6 +26,8 @@ struct sym {
 	const char *aux;	/* kallsyms: interned dso name; ELF: NULL */
 	uint8_t rank;		/* 0 global, 1 weak, 2 local; kallsyms: 10 = data */
 	uint32_t seq;		/* order of addition */
+	const char *shown;	/* the name as shown (demangled), interned; set at the
+				 * first lookup (atomic: two threads may look up) */
 };
 
 struct symtab {

@@ -19,6 +19,7 @@ void symtab_add(struct symtab *st, uint64_t start, uint64_t end, const char *nam
 	s->rank = rank;
 	s->limit = 0;
 	s->seq = (uint32_t)(st->n - 1);
+	s->shown = NULL;
 }
 
 void symtab_own(struct symtab *st, char *blob)
