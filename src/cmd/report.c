@@ -365,10 +365,11 @@ int cmd_report(int argc, char **argv)
 	agg_finish(rp.agg);
 	uint64_t t_joined = now_ns();
 	hist_finish(rp.h);
+	uint64_t t_finished = now_ns();
 	pr_debug("report: %.1f ms to index the records, %.1f ms to decode them, %.1f ms more for "
 		 "the aggregation thread, %.1f ms to finish the hist",
 		 (double)(t_indexed - t_start) / 1e6, (double)(t_decoded - t_indexed) / 1e6,
-		 (double)(t_joined - t_decoded) / 1e6, (double)(now_ns() - t_joined) / 1e6);
+		 (double)(t_joined - t_decoded) / 1e6, (double)(t_finished - t_joined) / 1e6);
 
 	if (rp.output) {
 		out = fopen(rp.output, "w");
@@ -407,6 +408,7 @@ int cmd_report(int argc, char **argv)
 	} else {
 		r = out_table(out, rp.h, &oo);
 	}
+	pr_debug("report: %.1f ms to write the output", (double)(now_ns() - t_finished) / 1e6);
 	if (r < 0 || ferror(out)) {
 		pr_err("cannot write the report: %s", strerror(errno));
 		goto out;
