@@ -341,8 +341,9 @@ int cmd_report(int argc, char **argv)
 	machine_comm(rp.m, 0, 0, "swapper", false);
 
 	/* The aggregation thread reads kallsyms while the records are validated
-	 * and ordered, then resolves kernel addresses and fills the hist while
-	 * this thread decodes samples and resolves user space. */
+	 * and ordered, then fills the hist while this thread decodes samples and
+	 * resolves user space; kernel addresses go to whichever thread is less
+	 * busy (see agg_add). */
 	uint64_t t_start = now_ns();
 	rp.agg = agg_new(rp.m, rp.h, true);
 	if (pd_index(f, err, sizeof(err)) < 0) {

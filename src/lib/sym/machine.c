@@ -137,7 +137,7 @@ struct machine {
 	struct bpf_range *bpf;
 	size_t nbpf, capbpf;
 
-	struct rcache cache;	/* user and unknown addresses */
+	struct rcache cache;	/* the early stage's: user space, and the rest once ksyms is ready */
 	struct rcache kcache;	/* the late stage's own (kernel text, no map): see machine.h */
 	pthread_mutex_t kmaps_lock;	/* kmaps, when the kernel side runs on another thread */
 
@@ -193,7 +193,7 @@ void machine_free(struct machine *m)
 	}
 	if (m->vdso)
 		dso_free(m->vdso);
-	pr_debug("resolve caches: %zu user/unknown addresses (%zu slots), %zu kernel (%zu slots)",
+	pr_debug("resolve caches: %zu addresses resolved early (%zu slots), %zu late (%zu slots)",
 		 m->cache.n, m->cache.cap, m->kcache.n, m->kcache.cap);
 	symtab_free(&m->ksyms);
 	free(m->kmaps);

@@ -72,10 +72,10 @@ void symtab_finish(struct symtab *st, uint64_t last_size)
 	if (!st->n)
 		return;
 	/* kallsyms and many symbol tables come sorted already */
-	size_t i = 1;
-	while (i < st->n && cmp_sym(&st->syms[i - 1], &st->syms[i], st) <= 0)
-		i++;
-	if (i < st->n)
+	size_t sorted = 1;
+	while (sorted < st->n && cmp_sym(&st->syms[sorted - 1], &st->syms[sorted], st) <= 0)
+		sorted++;
+	if (sorted < st->n)
 		qsort_r(st->syms, st->n, sizeof(*st->syms), cmp_sym, st);
 	size_t w = 0;
 	for (size_t i = 0; i < st->n; i++) {
