@@ -333,6 +333,7 @@ int cmd_report(int argc, char **argv)
 	bool text = !rp.json && !rp.folded && !rp.flamegraph;
 	ho.callchains = has_callchain && callgraph && text;
 	ho.callgraph_limit = rp.percent_limit > 0 ? rp.percent_limit : 0.5;
+	ho.skip_children_sums = text;	/* the table shows them with --children only */
 
 	struct machine_opts mo = { .no_demangle = rp.no_demangle, .live = true };
 	rp.m = machine_new(&mo);

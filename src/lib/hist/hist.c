@@ -130,7 +130,9 @@ struct trie {
 	size_t nrslots;
 	/* built by trie_index() */
 	uint64_t *cum_period, *cum_count;
-	uint32_t *first_kid, *next_sib;	/* kids sorted by name */
+	uint32_t *first_kid, *next_sib;	/* kid lists */
+	bool indexed;			/* the four above are built */
+	bool kids_sorted;		/* kid lists are in name order (trie_sort_kids) */
 };
 
 static inline uint64_t mix3(uint64_t a, uint64_t b, uint64_t c)
@@ -316,8 +318,9 @@ static int cmp_node_name(const void *pa, const void *pb)
 	return 0;
 }
 
-/* Cumulative sums, and kid lists sorted by name (roots: first_kid[NONE] is
- * not representable, so roots are listed in t->roots order by the walkers). */
+/* Cumulative sums and kid lists, in node order (what hist_finish needs;
+ * roots: first_kid[NONE] is not representable, so roots are listed in
+ * t->roots order by the walkers). */
 static void trie_index(struct trie *t)
 {
 	size_t n = t->nnodes;
@@ -336,42 +339,50 @@ static void trie_index(struct trie *t)
 		t->first_kid[i] = NONE;
 		t->next_sib[i] = NONE;
 	}
-	/* a child always has a larger index than its parent */
+	/* a child always has a larger index than its parent: one backward
+	 * pass sums the subtrees and links each parent's kids in node order */
 	for (size_t i = n; i-- > 0;) {
 		uint32_t p = t->nodes[i].parent;
 		if (p == NONE)
 			continue;
 		t->cum_period[p] += t->cum_period[i];
 		t->cum_count[p] += t->cum_count[i];
+		t->next_sib[i] = t->first_kid[p];
+		t->first_kid[p] = (uint32_t)i;
 	}
-	/* kid lists: count, gather, sort per parent, link */
-	uint32_t *cnt = xcalloc(n + 1, sizeof(uint32_t));
-	for (size_t i = 0; i < n; i++)
-		if (t->nodes[i].parent != NONE)
-			cnt[t->nodes[i].parent + 1]++;
-	for (size_t i = 0; i < n; i++)
-		cnt[i + 1] += cnt[i];
-	uint32_t *kids = xmalloc((n ? n : 1) * sizeof(uint32_t));
-	uint32_t *pos = xmalloc((n ? n : 1) * sizeof(uint32_t));
-	memcpy(pos, cnt, n * sizeof(uint32_t));
-	for (size_t i = 0; i < n; i++)
-		if (t->nodes[i].parent != NONE)
-			kids[pos[t->nodes[i].parent]++] = (uint32_t)i;
+	t->indexed = true;
+	t->kids_sorted = false;
+}
+
+/* Kid lists sorted by name, as the walkers show them (folded stacks, flame
+ * graphs). Only they need it: the rest of hist_finish is order-independent. */
+static void trie_sort_kids(struct trie *t)
+{
+	uint32_t *kids = NULL;
+	size_t cap = 0;
+
+	if (!t->indexed)
+		trie_index(t);
+	if (t->kids_sorted)
+		return;
 	sort_trie = t;
-	for (size_t p = 0; p < n; p++) {
-		uint32_t b = cnt[p], e = cnt[p + 1];
-		if (e - b > 1)
-			qsort(kids + b, e - b, sizeof(uint32_t), cmp_node_name);
-		if (e > b) {
-			t->first_kid[p] = kids[b];
-			for (uint32_t k = b; k + 1 < e; k++)
-				t->next_sib[kids[k]] = kids[k + 1];
+	for (size_t p = 0; p < t->nnodes; p++) {
+		size_t nk = 0;
+		for (uint32_t k = t->first_kid[p]; k != NONE; k = t->next_sib[k]) {
+			ARRAY_GROW(kids, cap, nk + 1);
+			kids[nk++] = k;
 		}
+		if (nk < 2)
+			continue;
+		qsort(kids, nk, sizeof(uint32_t), cmp_node_name);
+		t->first_kid[p] = kids[0];
+		for (size_t k = 0; k + 1 < nk; k++)
+			t->next_sib[kids[k]] = kids[k + 1];
+		t->next_sib[kids[nk - 1]] = NONE;
 	}
 	sort_trie = NULL;
-	free(pos);
 	free(kids);
-	free(cnt);
+	t->kids_sorted = true;
 }
 
 /* ---- entries and call-graph trees --------------------------------------- */
@@ -864,6 +875,42 @@ static void finish_dfs(struct hist *h, struct fidx *x)
 	free(marked);
 }
 
+/* finish_dfs for self_only: entries of the nodes where samples end, their
+ * self sums, and each entry's self nodes (in node order: the call graphs
+ * built from them group by frame, so the order does not show). */
+static void finish_self(struct hist *h, struct fidx *x)
+{
+	const struct trie *t = &h->trie;
+	size_t ne;
+
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const struct tnode *nd = &t->nodes[i];
+		x->eof[i] = NONE;
+		if (nd->parent == NONE || !nd->self_count)
+			continue;
+		uint32_t e = entry_of(h, (uint32_t)i, true);
+		x->eof[i] = e;
+		h->ents[e].e.self += nd->self_period;
+		h->ents[e].e.nr_samples += nd->self_count;
+	}
+	ne = h->nents;
+	x->soff = xcalloc(ne + 1, sizeof(uint32_t));
+	x->ooff = xcalloc(ne + 1, sizeof(uint32_t));
+	for (size_t i = 0; i < t->nnodes; i++)
+		if (x->eof[i] != NONE)
+			x->soff[x->eof[i] + 1]++;
+	for (size_t i = 0; i < ne; i++)
+		x->soff[i + 1] += x->soff[i];
+	uint32_t nselfs = x->soff[ne];
+	uint32_t *pos = xmalloc((ne ? ne : 1) * sizeof(uint32_t));
+	memcpy(pos, x->soff, ne * sizeof(uint32_t));
+	x->snode = xmalloc((nselfs ? nselfs : 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < t->nnodes; i++)
+		if (x->eof[i] != NONE)
+			x->snode[pos[x->eof[i]]++] = (uint32_t)i;
+	free(pos);
+}
+
 /* ---- call-graph trees, built per entry, level by level ------------------- */
 
 /* A piece of the trie contributing to a call-graph node: trie node t with
@@ -1202,7 +1249,12 @@ void hist_finish(struct hist *h)
 		t->nodes[k->leaf].self_period += k->period;
 		t->nodes[k->leaf].self_count += k->count;
 	}
-	trie_index(t);
+	/* Text --no-children: only the leaves' entries and their chains up to
+	 * the roots are shown, so neither the subtree sums nor the kid lists
+	 * are needed (the walkers build them if asked, see walk_trie). */
+	bool self_only = !h->opts.children && h->opts.skip_children_sums;
+	if (!self_only)
+		trie_index(t);
 	/* the child hash of the trie and the stack cache are not needed any more */
 	free(t->slots);
 	t->slots = NULL;
@@ -1216,27 +1268,31 @@ void hist_finish(struct hist *h)
 	size_t nn = t->nnodes ? t->nnodes : 1;
 	struct fidx x = { 0 };
 	x.eof = xmalloc(nn * sizeof(uint32_t));
-	x.pre = xmalloc(nn * sizeof(uint32_t));
-	x.end = xmalloc(nn * sizeof(uint32_t));
-	x.depth = xmalloc(nn * sizeof(uint32_t));
-	x.anc1 = xmalloc(nn * sizeof(uint32_t));
-	x.height = xcalloc(nn, sizeof(uint32_t));
-	for (size_t i = 0; i < t->nnodes; i++) {
-		const struct tnode *nd = &t->nodes[i];
-		if (nd->parent == NONE)
-			x.eof[i] = NONE;
-		else if (h->opts.children || nd->self_count)
-			x.eof[i] = entry_of(h, (uint32_t)i, true);
-		else
-			x.eof[i] = NONE;
+	if (self_only) {
+		finish_self(h, &x);
+	} else {
+		x.pre = xmalloc(nn * sizeof(uint32_t));
+		x.end = xmalloc(nn * sizeof(uint32_t));
+		x.depth = xmalloc(nn * sizeof(uint32_t));
+		x.anc1 = xmalloc(nn * sizeof(uint32_t));
+		x.height = xcalloc(nn, sizeof(uint32_t));
+		for (size_t i = 0; i < t->nnodes; i++) {
+			const struct tnode *nd = &t->nodes[i];
+			if (nd->parent == NONE)
+				x.eof[i] = NONE;
+			else if (h->opts.children || nd->self_count)
+				x.eof[i] = entry_of(h, (uint32_t)i, true);
+			else
+				x.eof[i] = NONE;
+		}
+		/* without children, entries are leaves only; other frames still
+		 * count towards the children sums of the entries they match */
+		if (!h->opts.children)
+			for (size_t i = 0; i < t->nnodes; i++)
+				if (t->nodes[i].parent != NONE && x.eof[i] == NONE)
+					x.eof[i] = entry_of(h, (uint32_t)i, false);
+		finish_dfs(h, &x);
 	}
-	/* without children, entries are leaves only; other frames still count
-	 * towards the children sums of the entries they match */
-	if (!h->opts.children)
-		for (size_t i = 0; i < t->nnodes; i++)
-			if (t->nodes[i].parent != NONE && x.eof[i] == NONE)
-				x.eof[i] = entry_of(h, (uint32_t)i, false);
-	finish_dfs(h, &x);
 	if (h->opts.callchains)
 		build_callchains(h, &x);
 	free(x.eof);
@@ -1298,8 +1354,10 @@ static const struct trie *comm_trie(const struct hist *hc)
 	struct hist *h = (struct hist *)hc;
 	const struct trie *t = &h->trie;
 
-	if (!h->key[SORT_PID] && !h->key[SORT_TID] && !h->key[SORT_CPU])
+	if (!h->key[SORT_PID] && !h->key[SORT_TID] && !h->key[SORT_CPU]) {
+		trie_sort_kids(&h->trie);
 		return t;
+	}
 	if (h->comm_trie)
 		return h->comm_trie;
 	struct trie *m = xmalloc(sizeof(*m));
@@ -1315,7 +1373,7 @@ static const struct trie *comm_trie(const struct hist *hc)
 		m->nodes[map[i]].self_count += nd->self_count;
 	}
 	free(map);
-	trie_index(m);
+	trie_sort_kids(m);
 	free(m->slots);
 	m->slots = NULL;
 	h->comm_trie = m;

@@ -45,6 +45,10 @@ struct hist_opts {
 	int nkeys;
 	bool children;		/* accumulate children overhead along callchains */
 	bool callchains;	/* keep the callchain tree (for -g, folded, flame graph) */
+	bool skip_children_sums; /* with !children: leave hist_entry.children at 0
+				 * (perf's --no-children text output does not show
+				 * it), which spares hist_finish a walk over every
+				 * call-graph node */
 	double callgraph_limit;	/* percent of the total period under which call-graph
 				 * branches are not built (perf's 0.5; 0 builds all).
 				 * Set it like out_opts.callgraph_limit: it is what
