@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sym/machine.h"
@@ -211,6 +213,110 @@ static void test_kallsyms_blocks(void **state)
 	machine_free(m);
 	unlink(kp);
 	free(kp);
+}
+
+/* perf's build-id cache copy of kallsyms: found for the running kernel's
+ * build-id and KASLR offset only, used without its BPF programs and
+ * trampolines, and refused when the loaded modules differ. */
+static void put_file(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
+static void put_notes(const char *path, uint8_t first)
+{
+	uint8_t n[64] = { 0 };
+	uint32_t hdr[3] = { 4, 4, 1 };	/* another note first: name "Linux", type 1 */
+	size_t off = 0;
+	hdr[0] = 6;
+	memcpy(n, hdr, 12);
+	memcpy(n + 12, "Linux", 6);
+	off = 12 + 8 + 4;
+	uint32_t gnu[3] = { 4, 20, 3 };
+	memcpy(n + off, gnu, 12);
+	memcpy(n + off + 12, "GNU", 4);
+	for (int i = 0; i < 20; i++)
+		n[off + 16 + i] = (uint8_t)(first + i);
+	put_file(path, n, off + 36);
+}
+
+static void test_kallsyms_copy(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/bpfperf-test-kcopy-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char notes[128], proc[128], mods[128], cache[256], copy[512], found[512];
+	snprintf(notes, sizeof(notes), "%s/notes", dir);
+	snprintf(proc, sizeof(proc), "%s/kallsyms", dir);
+	snprintf(mods, sizeof(mods), "%s/modules", dir);
+	snprintf(cache, sizeof(cache), "%s/[kernel.kallsyms]", dir);
+	assert_int_equal(mkdir(cache, 0700), 0);
+	snprintf(cache, sizeof(cache), "%s/[kernel.kallsyms]/a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3", dir);
+	assert_int_equal(mkdir(cache, 0700), 0);
+	snprintf(copy, sizeof(copy), "%s/kallsyms", cache);
+	put_notes(notes, 0xa0);
+	put_file(proc, KALLSYMS, strlen(KALLSYMS));
+	put_file(copy, KALLSYMS, strlen(KALLSYMS));
+	put_file(mods, MODULES, strlen(MODULES));
+	struct ksources src = { .notes = notes, .proc_kallsyms = proc, .modules = mods,
+				.buildid_dir = dir };
+
+	assert_true(kallsyms_find_copy(&src, found, sizeof(found)));
+	assert_string_equal(found, copy);
+
+	struct strtab *strs = strtab_new();
+	struct symtab st = { 0 };
+	assert_true(kallsyms_load_copy(found, mods, strs, &st) > 0);
+	const struct sym *s = symtab_find(&st, 0xffffffff81000150ull);
+	assert_non_null(s);
+	assert_string_equal(s->name, "core_func_a");
+	s = symtab_find(&st, 0xffffffffc0001090ull);
+	assert_non_null(s);
+	assert_string_equal(s->aux, "[mymod]");
+	/* BPF programs and trampolines of the copy are not used */
+	s = symtab_find(&st, 0xffffffffc0002010ull);
+	assert_true(!s || strcmp(s->name, "bpf_prog_0123456789abcdef_live") != 0);
+	s = symtab_find(&st, 0xffffffffc0010004ull);
+	assert_true(!s || strcmp(s->name, "ftrace_tramp") != 0);
+	symtab_free(&st);
+
+	/* the modules loaded now differ: gone, moved, or one more */
+	const char *stale[] = { "othermod 4096 0 - Live 0xffffffffc0001000\n",
+				"mymod 4096 0 - Live 0xffffffffc0100000\n",
+				"mymod 4096 0 - Live 0xffffffffc0001000\nnewmod 4096 0 - Live 0xffffffffc0200000\n" };
+	for (size_t i = 0; i < sizeof(stale) / sizeof(stale[0]); i++) {
+		put_file(mods, stale[i], strlen(stale[i]));
+		memset(&st, 0, sizeof(st));
+		assert_int_equal(kallsyms_load_copy(found, mods, strs, &st), -ESTALE);
+		assert_int_equal(st.n, 0);
+	}
+	strtab_free(strs);
+
+	/* another boot's KASLR offset: the kernel text moved */
+	const char *moved = "ffffffff9a000000 T _text\nffffffff9a000100 t core_func_a\n";
+	put_file(proc, moved, strlen(moved));
+	assert_false(kallsyms_find_copy(&src, found, sizeof(found)));
+	put_file(proc, KALLSYMS, strlen(KALLSYMS));
+	/* another kernel: no copy under its build-id */
+	put_notes(notes, 0x10);
+	assert_false(kallsyms_find_copy(&src, found, sizeof(found)));
+	/* truncated or junk notes */
+	put_file(notes, "\x04\x00\x00\x00\xff\xff", 6);
+	assert_false(kallsyms_find_copy(&src, found, sizeof(found)));
+	put_file(notes, "", 0);
+	assert_false(kallsyms_find_copy(&src, found, sizeof(found)));
+
+	unlink(copy);
+	rmdir(cache);
+	snprintf(cache, sizeof(cache), "%s/[kernel.kallsyms]", dir);
+	rmdir(cache);
+	unlink(notes);
+	unlink(proc);
+	unlink(mods);
+	rmdir(dir);
 }
 
 static void test_bpf_ksymbol(void **state)
@@ -577,6 +683,7 @@ int main(void)
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_kallsyms_bad),
 		cmocka_unit_test(test_kallsyms_blocks),
+		cmocka_unit_test(test_kallsyms_copy),
 		cmocka_unit_test(test_bpf_ksymbol),
 		cmocka_unit_test(test_user_self),
 		cmocka_unit_test(test_unresolved),

@@ -51,6 +51,8 @@ struct aggregator {
 	struct hist_frame *frames;	/* worker's scratch */
 	size_t frames_cap;
 	double worker_cpu_ms;		/* for -vv: is the split balanced? */
+	uint64_t feeder_wait_ns, worker_wait_ns;	/* for -vv: time blocked on the queue */
+	uint64_t kallsyms_done_ns, start_ns;
 };
 
 static double thread_cpu_ms(void)
@@ -104,10 +106,15 @@ static void *worker_main(void *arg)
 {
 	struct aggregator *a = arg;
 	machine_load_kernel_symbols(a->m);
+	a->kallsyms_done_ns = now_ns();
 	for (;;) {
 		pthread_mutex_lock(&a->lock);
-		while (!a->head && !a->closing)
-			pthread_cond_wait(&a->work, &a->lock);
+		if (!a->head && !a->closing) {
+			uint64_t t0 = now_ns();
+			while (!a->head && !a->closing)
+				pthread_cond_wait(&a->work, &a->lock);
+			a->worker_wait_ns += now_ns() - t0;
+		}
 		struct chunk *c = a->head;
 		if (c) {
 			a->head = c->next;
@@ -139,6 +146,7 @@ struct aggregator *agg_new(struct machine *m, struct hist *h, bool threaded)
 	struct aggregator *a = xcalloc(1, sizeof(*a));
 	a->m = m;
 	a->h = h;
+	a->start_ns = now_ns();
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->work, NULL);
 	pthread_cond_init(&a->space, NULL);
@@ -180,8 +188,12 @@ static void flush_chunk(struct aggregator *a)
 		return;
 	}
 	pthread_mutex_lock(&a->lock);
-	while (a->queued >= MAX_QUEUED)
-		pthread_cond_wait(&a->space, &a->lock);
+	if (a->queued >= MAX_QUEUED) {
+		uint64_t t0 = now_ns();
+		while (a->queued >= MAX_QUEUED)
+			pthread_cond_wait(&a->space, &a->lock);
+		a->feeder_wait_ns += now_ns() - t0;
+	}
 	c->next = NULL;
 	if (a->tail)
 		a->tail->next = c;
@@ -269,8 +281,10 @@ void agg_finish(struct aggregator *a)
 	pthread_cond_signal(&a->work);
 	pthread_mutex_unlock(&a->lock);
 	pthread_join(a->worker, NULL);
-	pr_debug("aggregation: %.0f ms of CPU on the feeding thread, %.0f ms on the worker",
-		 thread_cpu_ms(), a->worker_cpu_ms);
+	pr_debug("aggregation: %.0f ms of CPU on the feeding thread, %.0f ms on the worker; "
+		 "kallsyms ready at %.0f ms; blocked on the queue: feeder %.0f ms, worker %.0f ms",
+		 thread_cpu_ms(), a->worker_cpu_ms, (double)(a->kallsyms_done_ns - a->start_ns) / 1e6,
+		 (double)a->feeder_wait_ns / 1e6, (double)a->worker_wait_ns / 1e6);
 	a->threaded = false;
 	machine_set_threaded(a->m, false);
 }

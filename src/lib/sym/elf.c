@@ -302,13 +302,6 @@ static void elf_file_close(struct elf_file *f)
 	f->fd = -1;
 }
 
-static void hex_id(const uint8_t *id, size_t len, char *out)
-{
-	for (size_t i = 0; i < len; i++)
-		sprintf(out + 2 * i, "%02x", id[i]);
-	out[2 * len] = '\0';
-}
-
 static bool same_build_id(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
 {
 	/* perf pads build-ids to 20 bytes: compare the shorter length. */
@@ -388,7 +381,7 @@ static bool load_debug_file(Elf *main, const char *path, const char *root,
 	int nc = 0;
 	if (bidlen >= 2) {
 		char hex[41];
-		hex_id(bid, bidlen, hex);
+		sym_hex_id(bid, bidlen, hex);
 		cand[nc++] = xasprintf("%s/usr/lib/debug/.build-id/%.2s/%s.debug", root, hex,
 				       hex + 2);
 		/* perf's build-id cache keeps debug files too (perf buildid-cache). */
@@ -591,7 +584,7 @@ void dso_load(struct dso *d, const struct dso_load_opts *o)
 		/* The recorded file was replaced: perf's build-id cache, then the
 		 * debug file (which keeps the program headers and symbols). */
 		char hex[41];
-		hex_id(d->build_id, d->build_id_len, hex);
+		sym_hex_id(d->build_id, d->build_id_len, hex);
 		const char *home = getenv("HOME");
 		char cand[2][4096];
 		int nc = 0;
@@ -618,7 +611,7 @@ void dso_load(struct dso *d, const struct dso_load_opts *o)
 	if (!found) {
 		if (mismatch) {
 			char hex[41];
-			hex_id(d->build_id, d->build_id_len, hex);
+			sym_hex_id(d->build_id, d->build_id_len, hex);
 			pr_debug("%s: build-id differs from the recorded %s and no copy was found "
 				 "by build-id; its addresses stay unresolved", d->path, hex);
 		} else {

@@ -79,12 +79,39 @@ static size_t load_modules(const char *path, struct strtab *strs, struct modrang
 	return n;
 }
 
+/* A module seen in a kallsyms copy: its lowest address. */
+struct kmod {
+	const char *dso;
+	uint64_t low;
+};
+
 struct kparse {
 	struct strtab *strs;
 	struct symtab *st;
 	const char *kernel;
 	size_t lines, zero;
+	bool copy;		/* a saved copy: see kallsyms_load_copy */
+	struct kmod *mods;	/* copy: the modules it has symbols of */
+	size_t nmods, capmods, lastmod;
 };
+
+static void note_module(struct kparse *k, const char *dso, uint64_t addr)
+{
+	if (k->lastmod < k->nmods && k->mods[k->lastmod].dso == dso) {
+		/* lines of one module come together */
+	} else {
+		size_t i = 0;
+		while (i < k->nmods && k->mods[i].dso != dso)
+			i++;
+		if (i == k->nmods) {
+			ARRAY_GROW(k->mods, k->capmods, k->nmods + 1);
+			k->mods[k->nmods++] = (struct kmod){ .dso = dso, .low = addr };
+		}
+		k->lastmod = i;
+	}
+	if (addr < k->mods[k->lastmod].low)
+		k->mods[k->lastmod].low = addr;
+}
 
 /* One line, "addr type name[\t[module]]", NUL-terminated in place. */
 static void parse_line(struct kparse *k, char *line)
@@ -120,10 +147,18 @@ static void parse_line(struct kparse *k, char *line)
 		char *close = strchr(mod, ']');
 		if (close) {
 			close[1] = '\0';
-			if (strcmp(mod, "[bpf]") == 0)
+			bool bpf = strcmp(mod, "[bpf]") == 0;
+			bool builtin = strncmp(mod, "[__builtin__", 12) == 0;
+			/* a copy's BPF programs and trampolines are long gone */
+			if (k->copy && (bpf || builtin))
+				return;
+			if (bpf) {
 				aux = strtab_intern(k->strs, name);
-			else if (strncmp(mod, "[__builtin__", 12) != 0)
+			} else if (!builtin) {
 				aux = strtab_intern(k->strs, mod);
+				if (k->copy)
+					note_module(k, aux, addr);
+			}
 		}
 	}
 	uint8_t rank = !text ? RANK_DATA : type == 'T' ? 0 : type == 'W' ? 1 : 2;
@@ -182,34 +217,71 @@ static int parse_file(int fd, struct kparse *k)
 	}
 }
 
-long kallsyms_load(const char *path, const char *modules, struct strtab *strs,
-		   struct symtab *st, bool *hidden)
+/* A copy's modules against /proc/modules: the same set, at the same places. */
+static bool copy_modules_current(const struct kparse *k, const struct modrange *mods, size_t nmods)
+{
+	for (size_t i = 0; i < k->nmods; i++) {
+		size_t m = 0;
+		while (m < nmods && mods[m].dso != k->mods[i].dso)
+			m++;
+		if (m == nmods) {
+			pr_debug("kallsyms copy: module %s is not loaded now", k->mods[i].dso);
+			return false;
+		}
+		if (k->mods[i].low < mods[m].start || k->mods[i].low >= mods[m].end) {
+			pr_debug("kallsyms copy: module %s was at another address", k->mods[i].dso);
+			return false;
+		}
+	}
+	for (size_t m = 0; m < nmods; m++) {
+		size_t i = 0;
+		while (i < k->nmods && k->mods[i].dso != mods[m].dso)
+			i++;
+		if (i == k->nmods) {
+			pr_debug("kallsyms copy: module %s was loaded after the copy", mods[m].dso);
+			return false;
+		}
+	}
+	return true;
+}
+
+static long load(const char *path, const char *modules, struct strtab *strs, struct symtab *st,
+		 bool *hidden, bool copy)
 {
 	*hidden = false;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	struct kparse k = { .strs = strs, .st = st,
+	struct kparse k = { .strs = strs, .st = st, .copy = copy,
 			    .kernel = strtab_intern(strs, "[kernel.kallsyms]") };
 	/* ~130k lines on a distribution kernel: one allocation of the table */
 	ARRAY_GROW(st->syms, st->cap, st->n + (1u << 17));
 	int err = parse_file(fd, &k);
 	close(fd);
 	if (err < 0) {
+		free(k.mods);
 		symtab_free(st);
 		return err;
 	}
 	size_t lines = k.lines, zero = k.zero;
 	if (lines && zero == lines) {
+		free(k.mods);
 		*hidden = true;
 		symtab_free(st);
 		return 0;
 	}
+	struct modrange *mods;
+	size_t nmods = load_modules(modules, strs, &mods);
+	if (copy && !copy_modules_current(&k, mods, nmods)) {
+		free(k.mods);
+		free(mods);
+		symtab_free(st);
+		return -ESTALE;
+	}
+	free(k.mods);
 	st->last_alias_wins = true;
 	symtab_finish(st, 4096);
 
-	struct modrange *mods;
-	size_t nmods = load_modules(modules, strs, &mods);
 	/* Bound each symbol: a symbol followed by one of another owner (core
 	 * kernel then a module or a BPF program) gets at most 64 KiB; module
 	 * symbols end at their module's end when /proc/modules tells it. */
@@ -232,4 +304,115 @@ long kallsyms_load(const char *path, const char *modules, struct strtab *strs,
 	st->n = w;
 	free(mods);
 	return (long)st->n;
+}
+
+long kallsyms_load(const char *path, const char *modules, struct strtab *strs,
+		   struct symtab *st, bool *hidden)
+{
+	return load(path, modules, strs, st, hidden, false);
+}
+
+long kallsyms_load_copy(const char *path, const char *modules, struct strtab *strs,
+			struct symtab *st)
+{
+	bool hidden;
+	long n = load(path, modules, strs, st, &hidden, true);
+	return hidden ? -ESTALE : n;
+}
+
+/* The GNU build-id note among the kernel's notes (/sys/kernel/notes: ELF
+ * notes back to back, each name and descriptor padded to 4 bytes). */
+static size_t kernel_build_id(const char *notes, uint8_t *id, size_t cap)
+{
+	size_t len;
+	char *buf = read_file(notes, &len);
+	size_t found = 0;
+	if (!buf)
+		return 0;
+	for (size_t off = 0; off + 12 <= len;) {
+		uint32_t namesz, descsz, type;
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		size_t name_off = off + 12;
+		size_t desc_off = name_off + (((size_t)namesz + 3) & ~(size_t)3);
+		size_t next = desc_off + (((size_t)descsz + 3) & ~(size_t)3);
+		if (namesz > len || descsz > len || next > len || next <= off)
+			break;
+		if (type == 3 && namesz == 4 && memcmp(buf + name_off, "GNU", 4) == 0 &&
+		    descsz && descsz <= cap) {
+			memcpy(id, buf + desc_off, descsz);
+			found = descsz;
+			break;
+		}
+		off = next;
+	}
+	free(buf);
+	return found;
+}
+
+/* The address of _text (else _stext) among the first lines of a kallsyms
+ * file: reading a few KiB of /proc/kallsyms costs little, the kernel formats
+ * only what is read. 0 if not found. */
+static uint64_t text_address(const char *path)
+{
+	char buf[16384];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	size_t n = 0;
+	while (n < sizeof(buf) - 1) {
+		ssize_t r = read(fd, buf + n, sizeof(buf) - 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	uint64_t text = 0, stext = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		uint64_t a;
+		const char *q;
+		if (!parse_hex(line, &q, &a) || q[0] != ' ' || !q[1] || q[2] != ' ')
+			continue;
+		if (strcmp(q + 3, "_text") == 0 && !text)
+			text = a;
+		else if (strcmp(q + 3, "_stext") == 0 && !stext)
+			stext = a;
+	}
+	return text ? text : stext;
+}
+
+bool kallsyms_find_copy(const struct ksources *src, char *path, size_t len)
+{
+	const char *notes = src && src->notes ? src->notes : "/sys/kernel/notes";
+	const char *proc = src && src->proc_kallsyms ? src->proc_kallsyms : "/proc/kallsyms";
+	const char *dir = src && src->buildid_dir ? src->buildid_dir : getenv("PERF_BUILDID_DIR");
+	char home_dir[4096];
+	if (!dir || !*dir) {
+		const char *home = getenv("HOME");
+		if (!home || !*home)
+			return false;
+		snprintf(home_dir, sizeof(home_dir), "%.4000s/.debug", home);
+		dir = home_dir;
+	}
+	uint8_t id[64];
+	size_t idlen = kernel_build_id(notes, id, sizeof(id));
+	if (!idlen)
+		return false;
+	char hex[2 * sizeof(id) + 1];
+	sym_hex_id(id, idlen, hex);
+	int n = snprintf(path, len, "%s/[kernel.kallsyms]/%s/kallsyms", dir, hex);
+	if (n < 0 || (size_t)n >= len || access(path, R_OK) != 0)
+		return false;
+	uint64_t live = text_address(proc), saved = text_address(path);
+	if (!live || live != saved) {
+		pr_debug("%s: kernel text at %#llx, running kernel's at %#llx: not used", path,
+			 (unsigned long long)saved, (unsigned long long)live);
+		return false;
+	}
+	return true;
 }

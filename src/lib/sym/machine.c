@@ -119,6 +119,7 @@ struct rcache {
 struct machine {
 	struct machine_opts opts;
 	char *kallsyms_path, *modules_path;
+	bool kallsyms_given;	/* opts.kallsyms set: no build-id cache copy */
 	struct strtab *strs;
 
 	struct ihash threads, procs;
@@ -151,6 +152,7 @@ struct machine *machine_new(const struct machine_opts *opts)
 	struct machine *m = xcalloc(1, sizeof(*m));
 	if (opts)
 		m->opts = *opts;
+	m->kallsyms_given = m->opts.kallsyms != NULL;
 	m->kallsyms_path = xstrdup(m->opts.kallsyms ? m->opts.kallsyms : "/proc/kallsyms");
 	m->modules_path = xstrdup(m->opts.modules ? m->opts.modules : "/proc/modules");
 	m->opts.kallsyms = m->kallsyms_path;
@@ -670,6 +672,21 @@ static void load_kallsyms(struct machine *m)
 	m->ksyms_loaded = true;
 	bool hidden = false;
 	uint64_t t0 = now_ns();
+	/* The running kernel's symbols: perf's build-id cache copy when it is
+	 * current (as cheap to read as a file), else /proc/kallsyms. */
+	char copy[4096];
+	if (!m->kallsyms_given && kallsyms_find_copy(NULL, copy, sizeof(copy))) {
+		long n = kallsyms_load_copy(copy, m->opts.modules, m->strs, &m->ksyms);
+		if (n > 0) {
+			pr_debug("%ld kernel text symbols from %s (the running kernel's, saved by "
+				 "record) in %.1f ms", n, copy, (double)(now_ns() - t0) / 1e6);
+			__atomic_store_n(&m->ksyms_ready, true, __ATOMIC_RELEASE);
+			return;
+		}
+		pr_debug("%s: %s; reading %s", copy,
+			 n == -ESTALE ? "its modules are not those loaded now" : strerror((int)-n),
+			 m->opts.kallsyms);
+	}
 	long n = kallsyms_load(m->opts.kallsyms, m->opts.modules, m->strs, &m->ksyms, &hidden);
 	if (n < 0)
 		pr_warn("cannot read kernel symbols from %s: %s; kernel addresses stay "

@@ -42,6 +42,8 @@ void symtab_add(struct symtab *st, uint64_t start, uint64_t end, const char *nam
 		const char *aux, uint8_t rank);
 /* Take ownership of a malloc'd block that names point into. */
 void symtab_own(struct symtab *st, char *blob);
+/* A build-id as lowercase hex; out holds 2 * len + 1 bytes. */
+void sym_hex_id(const uint8_t *id, size_t len, char *out);
 /* Sort by start, drop aliases (keep the one perf shows: sized, non-weak,
  * global, fewer leading underscores, longer name, first in the file), give
  * zero-size symbols the next symbol's start as end (or start + last_size). */
@@ -105,5 +107,27 @@ bool elf_mem_load_syms(const void *data, size_t size, struct symtab *st, struct 
  * Returns the number of text symbols, or -errno if the file cannot be read. */
 long kallsyms_load(const char *path, const char *modules, struct strtab *strs,
 		   struct symtab *st, bool *hidden);
+
+/* Where the running kernel's symbols can be read from. The defaults (all NULL)
+ * are /sys/kernel/notes, /proc/kallsyms, /proc/modules and perf's build-id
+ * cache ($PERF_BUILDID_DIR, else ~/.debug). */
+struct ksources {
+	const char *notes, *proc_kallsyms, *modules, *buildid_dir;
+};
+
+/* perf record keeps a copy of /proc/kallsyms in its build-id cache
+ * (<dir>/[kernel.kallsyms]/<build-id>/kallsyms). Reading that regular file is
+ * several times cheaper than /proc/kallsyms, which the kernel formats on every
+ * read. Finds the copy for the running kernel's build-id whose kernel text
+ * address (_text/_stext) is the running kernel's (same KASLR offset); copies
+ * into path and returns true. kallsyms_load_copy then checks the modules. */
+bool kallsyms_find_copy(const struct ksources *src, char *path, size_t len);
+
+/* kallsyms_load for such a copy: leaves out what changes while the kernel
+ * runs (BPF programs, ftrace/kprobe trampolines) and returns -ESTALE, with st
+ * empty, when its modules are not those loaded now (by name and address in
+ * /proc/modules): the caller then reads /proc/kallsyms. */
+long kallsyms_load_copy(const char *path, const char *modules, struct strtab *strs,
+			struct symtab *st);
 
 #endif

@@ -22,6 +22,16 @@ void symtab_add(struct symtab *st, uint64_t start, uint64_t end, const char *nam
 	s->shown = NULL;
 }
 
+void sym_hex_id(const uint8_t *id, size_t len, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	for (size_t i = 0; i < len; i++) {
+		out[2 * i] = digits[id[i] >> 4];
+		out[2 * i + 1] = digits[id[i] & 15];
+	}
+	out[2 * len] = '\0';
+}
+
 void symtab_own(struct symtab *st, char *blob)
 {
 	ARRAY_GROW(st->blobs, st->capblobs, st->nblobs + 1);
@@ -71,18 +81,23 @@ void symtab_finish(struct symtab *st, uint64_t last_size)
 {
 	if (!st->n)
 		return;
-	/* kallsyms and many symbol tables come sorted already */
+	/* kallsyms and many symbol tables come sorted by address already: then
+	 * only the aliases (runs of one address) need ordering, done below */
 	size_t sorted = 1;
-	while (sorted < st->n && cmp_sym(&st->syms[sorted - 1], &st->syms[sorted], st) <= 0)
+	while (sorted < st->n && st->syms[sorted - 1].start <= st->syms[sorted].start)
 		sorted++;
 	if (sorted < st->n)
 		qsort_r(st->syms, st->n, sizeof(*st->syms), cmp_sym, st);
 	size_t w = 0;
 	for (size_t i = 0; i < st->n; i++) {
 		if (w && st->syms[w - 1].start == st->syms[i].start) {
-			/* An alias: keep the first (best), but the largest extent. */
-			if (st->syms[i].end > st->syms[w - 1].end)
-				st->syms[w - 1].end = st->syms[i].end;
+			/* An alias: keep the best (cmp_sym's first), with the
+			 * largest extent. */
+			struct sym *keep = &st->syms[w - 1];
+			uint64_t end = keep->end > st->syms[i].end ? keep->end : st->syms[i].end;
+			if (cmp_sym(&st->syms[i], keep, st) < 0)
+				*keep = st->syms[i];
+			keep->end = end;
 			continue;
 		}
 		st->syms[w++] = st->syms[i];
