@@ -30,6 +30,7 @@ struct report {
 	const char *flamegraph;
 	const char *output;
 	bool no_demangle;
+	const char *kallsyms;	/* --kallsyms: this file, not the build-id cache copy */
 
 	struct machine *m;
 	struct hist *h;
@@ -55,6 +56,9 @@ static void usage(FILE *f)
 "      --flamegraph FILE  write a self-contained flame graph HTML page\n"
 "  -o, --output FILE      write to FILE instead of standard output\n"
 "      --no-demangle      keep C++ symbols mangled\n"
+"      --kallsyms FILE    kernel symbols from FILE (default: the copy perf record\n"
+"                         keeps in ~/.debug when it matches the running kernel,\n"
+"                         else /proc/kallsyms)\n"
 "      --stdio            accepted for perf compatibility (text is the default)\n");
 }
 
@@ -213,7 +217,7 @@ static void on_bpf_prog(void *ctx, const struct bpf_prog_info *info)
 static int parse_args(struct report *rp, int argc, char **argv)
 {
 	enum { OPT_CHILDREN = 256, OPT_NO_CHILDREN, OPT_PLIMIT, OPT_JSON, OPT_FOLDED, OPT_FLAME,
-	       OPT_STDIO, OPT_NO_DEMANGLE };
+	       OPT_STDIO, OPT_NO_DEMANGLE, OPT_KALLSYMS };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "sort", required_argument, NULL, 's' },
@@ -227,6 +231,7 @@ static int parse_args(struct report *rp, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "stdio", no_argument, NULL, OPT_STDIO },
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -270,6 +275,7 @@ static int parse_args(struct report *rp, int argc, char **argv)
 		case 'o': rp->output = optarg; break;
 		case OPT_STDIO: break;
 		case OPT_NO_DEMANGLE: rp->no_demangle = true; break;
+		case OPT_KALLSYMS: rp->kallsyms = optarg; break;
 		case 'v': log_set_verbosity(++verbose); break;
 		case 'h': usage(stdout); exit(0);
 		default:
@@ -335,7 +341,8 @@ int cmd_report(int argc, char **argv)
 	ho.callgraph_limit = rp.percent_limit > 0 ? rp.percent_limit : 0.5;
 	ho.skip_children_sums = text;	/* the table shows them with --children only */
 
-	struct machine_opts mo = { .no_demangle = rp.no_demangle, .live = true };
+	struct machine_opts mo = { .no_demangle = rp.no_demangle, .live = true,
+				   .kallsyms = rp.kallsyms };
 	rp.m = machine_new(&mo);
 	rp.h = hist_new(&ho);
 	/* The idle task has no COMM record; perf calls it swapper. */
