@@ -402,7 +402,7 @@ struct cnode {
 
 struct stk {
 	uint64_t hash;
-	uint32_t root, leaf;	/* trie nodes; leaf == NONE: empty slot */
+	uint32_t root, leaf;	/* trie nodes */
 	uint32_t nframes;
 	size_t off;		/* in pool, 2 pointers per frame */
 	uint64_t period, count;	/* folded into the trie by hist_finish */
@@ -439,11 +439,13 @@ struct hist {
 	/* whole-stack cache in front of the trie: a sample whose stack was seen
 	 * before costs one hash of its frames, one probe and one sequential
 	 * compare instead of one probe per frame */
-	struct stk *stks;
-	size_t nstks, nstk_slots;	/* nstk_slots: power of two */
+	struct stk *stks;		/* dense, in order of first sight */
+	size_t nstks, stks_cap;
+	uint32_t *stk_slots;		/* index in stks + 1, 0 = empty */
+	size_t nstk_slots;		/* power of two */
 	const char **pool;		/* sym, dso pairs of the cached stacks */
 	size_t npool, pool_cap;
-	size_t last_stk;		/* slot of the previous sample's stack, or SIZE_MAX */
+	size_t last_stk;		/* stks index of the previous sample's stack, or SIZE_MAX */
 
 	struct trie *comm_trie;	/* merged by comm, built on demand when roots carry pid/tid/cpu */
 	bool finished;
@@ -483,6 +485,7 @@ void hist_free(struct hist *h)
 	free(h->sorted);
 	free(h->cn);
 	free(h->stks);
+	free(h->stk_slots);
 	free(h->pool);
 	free(h->pub);
 	free(h->pub_kids);
@@ -504,21 +507,16 @@ static inline const char *fdso(const struct hist_frame *f)
 static void stk_rehash(struct hist *h)
 {
 	size_t n = h->nstk_slots ? h->nstk_slots * 2 : 4096, mask = n - 1;
-	struct stk *ns = xmalloc(n * sizeof(*ns));
+	uint32_t *ns = xcalloc(n, sizeof(*ns));
 
-	for (size_t i = 0; i < n; i++)
-		ns[i].leaf = NONE;
-	for (size_t i = 0; i < h->nstk_slots; i++) {
-		if (h->stks[i].leaf == NONE)
-			continue;
+	for (size_t i = 0; i < h->nstks; i++) {
 		size_t j = h->stks[i].hash & mask;
-		while (ns[j].leaf != NONE)
+		while (ns[j])
 			j = (j + 1) & mask;
-		ns[j] = h->stks[i];
+		ns[j] = (uint32_t)i + 1;
 	}
-	h->last_stk = SIZE_MAX;
-	free(h->stks);
-	h->stks = ns;
+	free(h->stk_slots);
+	h->stk_slots = ns;
 	h->nstk_slots = n;
 }
 
@@ -571,13 +569,14 @@ void hist_add_sample(struct hist *h, const struct hist_sample *s)
 		stk_rehash(h);
 	size_t mask = h->nstk_slots - 1, j = hv & mask;
 	for (;;) {
-		struct stk *k = &h->stks[j];
-		if (k->leaf == NONE)
+		uint32_t si = h->stk_slots[j];
+		if (!si)
 			break;
+		struct stk *k = &h->stks[si - 1];
 		if (k->hash == hv && k->root == root && k->nframes == nf && stk_equal(h, k, s)) {
 			k->period += s->period;
 			k->count++;
-			h->last_stk = j;
+			h->last_stk = si - 1;
 			goto counted;
 		}
 		j = (j + 1) & mask;
@@ -587,9 +586,10 @@ void hist_add_sample(struct hist *h, const struct hist_sample *s)
 		const struct hist_frame *f = &s->frames[i];
 		node = trie_child(&h->trie, node, fsym(f), fdso(f), f->level ? f->level : '?');
 	}
-	if (h->npool + 2 * nf <= STK_POOL_MAX) {
+	if (h->npool + 2 * nf <= STK_POOL_MAX && h->nstks < NONE - 1) {
 		ARRAY_GROW(h->pool, h->pool_cap, h->npool + 2 * nf);
-		struct stk *k = &h->stks[j];
+		ARRAY_GROW(h->stks, h->stks_cap, h->nstks + 1);
+		struct stk *k = &h->stks[h->nstks];
 		k->hash = hv;
 		k->root = root;
 		k->leaf = node;
@@ -597,7 +597,8 @@ void hist_add_sample(struct hist *h, const struct hist_sample *s)
 		k->off = h->npool;
 		k->period = s->period;
 		k->count = 1;
-		h->last_stk = j;
+		h->last_stk = h->nstks;
+		h->stk_slots[j] = (uint32_t)h->nstks + 1;
 		for (size_t i = 0; i < nf; i++) {
 			h->pool[h->npool++] = fsym(&s->frames[i]);
 			h->pool[h->npool++] = fdso(&s->frames[i]);
@@ -1242,10 +1243,8 @@ void hist_finish(struct hist *h)
 	pr_debug("hist: %zu samples, %zu distinct stacks, %zu call-graph nodes", (size_t)h->total_samples,
 		 h->nstks, t->nnodes);
 	/* counts kept in the stack cache go to the trie's leaves */
-	for (size_t i = 0; i < h->nstk_slots; i++) {
+	for (size_t i = 0; i < h->nstks; i++) {
 		const struct stk *k = &h->stks[i];
-		if (k->leaf == NONE)
-			continue;
 		t->nodes[k->leaf].self_period += k->period;
 		t->nodes[k->leaf].self_count += k->count;
 	}
@@ -1260,7 +1259,9 @@ void hist_finish(struct hist *h)
 	t->slots = NULL;
 	free(h->stks);
 	h->stks = NULL;
-	h->nstk_slots = h->nstks = 0;
+	free(h->stk_slots);
+	h->stk_slots = NULL;
+	h->nstk_slots = h->nstks = h->stks_cap = 0;
 	free(h->pool);
 	h->pool = NULL;
 	h->npool = h->pool_cap = 0;
