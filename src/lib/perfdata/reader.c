@@ -608,6 +608,34 @@ static int decode(const struct pd_file *f, uint64_t off, struct pd_record *r, ch
 	return 0;
 }
 
+/* The time of a SAMPLE record without decoding it all (pd_index reads only
+ * the times; pd_process decodes, and checks, each record once). False when
+ * the record has no time or is too short for one: decode() then tells. */
+static bool sample_time(const struct pd_file *f, uint64_t off, uint64_t *t)
+{
+	const struct perf_event_header *hdr = (const void *)(f->buf + off);
+	const uint8_t *body = (const uint8_t *)(hdr + 1);
+	size_t n = hdr->size - sizeof(*hdr);
+	const struct pd_event *ev = &f->events[0];
+	if (f->nevents > 1 && f->id_pos >= 0) {
+		uint64_t id;
+		if (n < (size_t)(f->id_pos + 1) * 8)
+			return false;
+		memcpy(&id, body + f->id_pos * 8, 8);
+		ev = event_by_id(f, id);
+	}
+	uint64_t st = ev->attr.sample_type;
+	if (!(st & PERF_SAMPLE_TIME))
+		return false;
+	/* the body starts IDENTIFIER, IP, TID, TIME */
+	size_t pos = 8 * (!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
+			  !!(st & PERF_SAMPLE_TID));
+	if (n < pos + 8)
+		return false;
+	memcpy(t, body + pos, 8);
+	return true;
+}
+
 /* Minimum body sizes of the kernel records we interpret. */
 static size_t min_body(uint32_t type)
 {
@@ -698,14 +726,24 @@ int pd_index(struct pd_file *f, char *err, size_t errlen)
 			ret = -EINVAL;
 			goto out;
 		}
-		struct pd_record r;
-		if ((ret = decode(f, off, &r, err, errlen)) < 0)
-			goto out;
-		uint64_t t = r.s.has_time ? r.s.time : last_time;
+		uint64_t t;
+		bool has_time;
+		if (hdr.type == PERF_RECORD_SAMPLE && off % 8 == 0 && f->nevents &&
+		    sample_time(f, off, &t)) {
+			has_time = true;
+		} else {
+			struct pd_record r;
+			if ((ret = decode(f, off, &r, err, errlen)) < 0)
+				goto out;
+			has_time = r.s.has_time;
+			t = r.s.time;
+		}
+		if (!has_time)
+			t = last_time;
 		/* Synthesized records carry time 0: they precede everything. */
-		if (t < last_time && r.s.has_time)
+		if (t < last_time && has_time)
 			ordered = false;
-		if (r.s.has_time)
+		if (has_time)
 			last_time = t > last_time ? t : last_time;
 		ARRAY_GROW(idx, cap, n + 1);
 		idx[n].time = t;
