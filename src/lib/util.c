@@ -178,6 +178,22 @@ void sb_free(struct strbuf *sb)
 	sb->len = sb->cap = 0;
 }
 
+ssize_t read_full(int fd, void *buf, size_t len)
+{
+	size_t n = 0;
+	while (n < len) {
+		ssize_t r = read(fd, (char *)buf + n, len - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	return (ssize_t)n;
+}
+
 char *read_file(const char *path, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #ifndef ALIGN_UP
@@ -41,6 +42,9 @@ void sb_free(struct strbuf *sb);
 
 /* Whole file into a NUL-terminated buffer; NULL and errno set on failure. */
 char *read_file(const char *path, size_t *len);
+/* read() until len bytes or the end of the file (EINTR retried): the count
+ * read, or -1 with errno. */
+ssize_t read_full(int fd, void *buf, size_t len);
 
 /* "0-3,5" -> mask[cpu] = true. Returns 0, or -EINVAL naming nothing (caller reports). */
 int parse_cpu_list(const char *s, bool *mask, int nr_cpus);

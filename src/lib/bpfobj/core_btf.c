@@ -719,17 +719,16 @@ static int kbtf_open(const char *path, struct kbtf *k)
 		return 0;
 	}
 	k->data = xmalloc(k->len);
-	size_t got = 0;
-	while (got < k->len) {
-		ssize_t n = read(fd, (char *)k->data + got, k->len - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
+	ssize_t got = read_full(fd, k->data, k->len);
+	int e = errno;
 	close(fd);
-	k->len = got;
+	if (got < 0) {
+		free(k->data);
+		k->data = NULL;
+		k->len = 0;
+		return -e;
+	}
+	k->len = (size_t)got;
 	return 0;
 }
 

@@ -179,21 +179,13 @@ static int parse_file(int fd, struct kparse *k)
 		char *buf = xmalloc(cap + 1);
 		if (carry)
 			memcpy(buf, prev, carry);
-		size_t n = carry;
-		ssize_t r = 0;
-		while (n < cap) {
-			r = read(fd, buf + n, cap - n);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0)
-				break;
-			n += (size_t)r;
-		}
+		ssize_t r = read_full(fd, buf + carry, cap - carry);
 		if (r < 0) {
 			int e = errno;
 			free(buf);
 			return -e;
 		}
+		size_t n = carry + (size_t)r;
 		bool eof = n < cap;
 		char *p = buf, *end = buf + n;
 		for (;;) {
@@ -360,16 +352,10 @@ static uint64_t text_address(const char *path)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	size_t n = 0;
-	while (n < sizeof(buf) - 1) {
-		ssize_t r = read(fd, buf + n, sizeof(buf) - 1 - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
+	ssize_t n = read_full(fd, buf, sizeof(buf) - 1);
 	close(fd);
+	if (n < 0)
+		return 0;
 	buf[n] = '\0';
 	uint64_t text = 0, stext = 0;
 	char *save = NULL;
