@@ -130,8 +130,7 @@ struct trie {
 	size_t nrslots;
 	/* built by trie_index() */
 	uint64_t *cum_period, *cum_count;
-	uint32_t *first_kid, *next_sib;	/* kid lists */
-	bool indexed;			/* the four above are built */
+	uint32_t *first_kid, *next_sib;	/* kid lists (NULL: not built yet) */
 	bool kids_sorted;		/* kid lists are in name order (trie_sort_kids) */
 };
 
@@ -350,7 +349,6 @@ static void trie_index(struct trie *t)
 		t->next_sib[i] = t->first_kid[p];
 		t->first_kid[p] = (uint32_t)i;
 	}
-	t->indexed = true;
 	t->kids_sorted = false;
 }
 
@@ -361,7 +359,7 @@ static void trie_sort_kids(struct trie *t)
 	uint32_t *kids = NULL;
 	size_t cap = 0;
 
-	if (!t->indexed)
+	if (!t->first_kid)
 		trie_index(t);
 	if (t->kids_sorted)
 		return;
@@ -754,6 +752,26 @@ struct pair {
 	uint32_t a, b;
 };
 
+/* (entry, node) pairs grouped by entry, each group in the pairs' order:
+ * *off gets ne + 1 offsets into *node. */
+static void bucket_by_entry(const struct pair *p, size_t n, size_t ne, uint32_t **off,
+			    uint32_t **node)
+{
+	uint32_t *o = xcalloc(ne + 1, sizeof(uint32_t));
+	for (size_t i = 0; i < n; i++)
+		o[p[i].a + 1]++;
+	for (size_t i = 0; i < ne; i++)
+		o[i + 1] += o[i];
+	uint32_t *pos = xmalloc((ne ? ne : 1) * sizeof(uint32_t));
+	uint32_t *v = xmalloc((n ? n : 1) * sizeof(uint32_t));
+	memcpy(pos, o, ne * sizeof(uint32_t));
+	for (size_t i = 0; i < n; i++)
+		v[pos[p[i].a]++] = p[i].b;
+	free(pos);
+	*off = o;
+	*node = v;
+}
+
 /* Pre-order numbering, self/children sums, perf's max_depth, and the lists
  * the call-graph construction needs. One DFS over the distinct stacks. */
 static void finish_dfs(struct hist *h, struct fidx *x)
@@ -838,38 +856,18 @@ static void finish_dfs(struct hist *h, struct fidx *x)
 	}
 	/* bucket by entry, keeping the pre-order */
 	size_t ne = h->nents;
-	x->soff = xcalloc(ne + 1, sizeof(uint32_t));
-	x->ooff = xcalloc(ne + 1, sizeof(uint32_t));
-	for (size_t i = 0; i < nselfs; i++)
-		x->soff[selfs[i].a + 1]++;
-	for (size_t i = 0; i < nocc; i++)
-		x->ooff[occ[i].a + 1]++;
-	for (size_t i = 0; i < ne; i++) {
-		x->soff[i + 1] += x->soff[i];
-		x->ooff[i + 1] += x->ooff[i];
-	}
-	uint32_t *pos = xmalloc((ne ? ne : 1) * sizeof(uint32_t));
+	bucket_by_entry(selfs, nselfs, ne, &x->soff, &x->snode);
+	bucket_by_entry(occ, nocc, ne, &x->ooff, &x->onode);
 	x->spre = xmalloc((nselfs ? nselfs : 1) * sizeof(uint32_t));
-	x->snode = xmalloc((nselfs ? nselfs : 1) * sizeof(uint32_t));
 	x->ssum = xmalloc((nselfs ? nselfs : 1) * sizeof(uint64_t));
-	memcpy(pos, x->soff, ne * sizeof(uint32_t));
-	for (size_t i = 0; i < nselfs; i++) {
-		uint32_t j = pos[selfs[i].a]++;
-		x->snode[j] = selfs[i].b;
-		x->spre[j] = x->pre[selfs[i].b];
-	}
 	for (size_t e = 0; e < ne; e++) {
 		uint64_t sum = 0;
 		for (uint32_t j = x->soff[e]; j < x->soff[e + 1]; j++) {
+			x->spre[j] = x->pre[x->snode[j]];
 			sum += t->nodes[x->snode[j]].self_period;
 			x->ssum[j] = sum;
 		}
 	}
-	x->onode = xmalloc((nocc ? nocc : 1) * sizeof(uint32_t));
-	memcpy(pos, x->ooff, ne * sizeof(uint32_t));
-	for (size_t i = 0; i < nocc; i++)
-		x->onode[pos[occ[i].a]++] = occ[i].b;
-	free(pos);
 	free(selfs);
 	free(occ);
 	free(path);
@@ -882,34 +880,22 @@ static void finish_dfs(struct hist *h, struct fidx *x)
 static void finish_self(struct hist *h, struct fidx *x)
 {
 	const struct trie *t = &h->trie;
-	size_t ne;
+	struct pair *selfs = NULL;
+	size_t nselfs = 0, cap = 0;
 
 	for (size_t i = 0; i < t->nnodes; i++) {
 		const struct tnode *nd = &t->nodes[i];
-		x->eof[i] = NONE;
 		if (nd->parent == NONE || !nd->self_count)
 			continue;
 		uint32_t e = entry_of(h, (uint32_t)i, true);
-		x->eof[i] = e;
 		h->ents[e].e.self += nd->self_period;
 		h->ents[e].e.nr_samples += nd->self_count;
+		ARRAY_GROW(selfs, cap, nselfs + 1);
+		selfs[nselfs].a = e;
+		selfs[nselfs++].b = (uint32_t)i;
 	}
-	ne = h->nents;
-	x->soff = xcalloc(ne + 1, sizeof(uint32_t));
-	x->ooff = xcalloc(ne + 1, sizeof(uint32_t));
-	for (size_t i = 0; i < t->nnodes; i++)
-		if (x->eof[i] != NONE)
-			x->soff[x->eof[i] + 1]++;
-	for (size_t i = 0; i < ne; i++)
-		x->soff[i + 1] += x->soff[i];
-	uint32_t nselfs = x->soff[ne];
-	uint32_t *pos = xmalloc((ne ? ne : 1) * sizeof(uint32_t));
-	memcpy(pos, x->soff, ne * sizeof(uint32_t));
-	x->snode = xmalloc((nselfs ? nselfs : 1) * sizeof(uint32_t));
-	for (size_t i = 0; i < t->nnodes; i++)
-		if (x->eof[i] != NONE)
-			x->snode[pos[x->eof[i]]++] = (uint32_t)i;
-	free(pos);
+	bucket_by_entry(selfs, nselfs, h->nents, &x->soff, &x->snode);
+	free(selfs);
 }
 
 /* ---- call-graph trees, built per entry, level by level ------------------- */
@@ -1250,7 +1236,7 @@ void hist_finish(struct hist *h)
 	}
 	/* Text --no-children: only the leaves' entries and their chains up to
 	 * the roots are shown, so neither the subtree sums nor the kid lists
-	 * are needed (the walkers build them if asked, see walk_trie). */
+	 * are needed (the walkers build them if asked: trie_sort_kids). */
 	bool self_only = !h->opts.children && h->opts.skip_children_sums;
 	if (!self_only)
 		trie_index(t);
@@ -1268,10 +1254,10 @@ void hist_finish(struct hist *h)
 
 	size_t nn = t->nnodes ? t->nnodes : 1;
 	struct fidx x = { 0 };
-	x.eof = xmalloc(nn * sizeof(uint32_t));
 	if (self_only) {
 		finish_self(h, &x);
 	} else {
+		x.eof = xmalloc(nn * sizeof(uint32_t));
 		x.pre = xmalloc(nn * sizeof(uint32_t));
 		x.end = xmalloc(nn * sizeof(uint32_t));
 		x.depth = xmalloc(nn * sizeof(uint32_t));
