@@ -540,6 +540,18 @@ static int cmp_index(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
+/* The event a SAMPLE body belongs to: by its id when the file has several
+ * events and the body is long enough to hold the id, else the first. */
+static const struct pd_event *sample_event(const struct pd_file *f, const uint8_t *body, size_t n)
+{
+	if (f->nevents > 1 && f->id_pos >= 0 && n >= (size_t)(f->id_pos + 1) * 8) {
+		uint64_t id;
+		memcpy(&id, body + f->id_pos * 8, 8);
+		return event_by_id(f, id);
+	}
+	return &f->events[0];
+}
+
 /* Decode one record at off into r (header already bounds-checked). */
 static int decode(const struct pd_file *f, uint64_t off, struct pd_record *r, char *err, size_t errlen)
 {
@@ -559,12 +571,7 @@ static int decode(const struct pd_file *f, uint64_t off, struct pd_record *r, ch
 	const uint8_t *body = (const uint8_t *)(hdr + 1);
 	size_t n = hdr->size - sizeof(*hdr);
 	if (hdr->type == PERF_RECORD_SAMPLE) {
-		const struct pd_event *ev = &f->events[0];
-		if (f->nevents > 1 && f->id_pos >= 0 && n >= (size_t)(f->id_pos + 1) * 8) {
-			uint64_t id;
-			memcpy(&id, body + f->id_pos * 8, 8);
-			ev = event_by_id(f, id);
-		}
+		const struct pd_event *ev = sample_event(f, body, n);
 		r->event = ev;
 		if (parse_sample(ev, body, n, &r->s) < 0) {
 			seterr(err, errlen, "SAMPLE record at offset %llu (size %u) is shorter than its "
@@ -616,15 +623,7 @@ static bool sample_time(const struct pd_file *f, uint64_t off, uint64_t *t)
 	const struct perf_event_header *hdr = (const void *)(f->buf + off);
 	const uint8_t *body = (const uint8_t *)(hdr + 1);
 	size_t n = hdr->size - sizeof(*hdr);
-	const struct pd_event *ev = &f->events[0];
-	if (f->nevents > 1 && f->id_pos >= 0) {
-		uint64_t id;
-		if (n < (size_t)(f->id_pos + 1) * 8)
-			return false;
-		memcpy(&id, body + f->id_pos * 8, 8);
-		ev = event_by_id(f, id);
-	}
-	uint64_t st = ev->attr.sample_type;
+	uint64_t st = sample_event(f, body, n)->attr.sample_type;
 	if (!(st & PERF_SAMPLE_TIME))
 		return false;
 	/* the body starts IDENTIFIER, IP, TID, TIME */
