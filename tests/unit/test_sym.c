@@ -261,8 +261,7 @@ static void test_kallsyms_copy(void **state)
 	put_file(proc, KALLSYMS, strlen(KALLSYMS));
 	put_file(copy, KALLSYMS, strlen(KALLSYMS));
 	put_file(mods, MODULES, strlen(MODULES));
-	struct ksources src = { .notes = notes, .proc_kallsyms = proc, .modules = mods,
-				.buildid_dir = dir };
+	struct ksources src = { .notes = notes, .proc_kallsyms = proc, .buildid_dir = dir };
 
 	assert_true(kallsyms_find_copy(&src, found, sizeof(found)));
 	assert_string_equal(found, copy);

@@ -97,9 +97,8 @@ struct kparse {
 
 static void note_module(struct kparse *k, const char *dso, uint64_t addr)
 {
-	if (k->lastmod < k->nmods && k->mods[k->lastmod].dso == dso) {
-		/* lines of one module come together */
-	} else {
+	/* lines of one module come together: most find it at lastmod */
+	if (k->lastmod >= k->nmods || k->mods[k->lastmod].dso != dso) {
 		size_t i = 0;
 		while (i < k->nmods && k->mods[i].dso != dso)
 			i++;

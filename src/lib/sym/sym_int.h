@@ -108,11 +108,11 @@ bool elf_mem_load_syms(const void *data, size_t size, struct symtab *st, struct 
 long kallsyms_load(const char *path, const char *modules, struct strtab *strs,
 		   struct symtab *st, bool *hidden);
 
-/* Where the running kernel's symbols can be read from. The defaults (all NULL)
- * are /sys/kernel/notes, /proc/kallsyms, /proc/modules and perf's build-id
- * cache ($PERF_BUILDID_DIR, else ~/.debug). */
+/* Where the running kernel's identity and symbols are read from. The
+ * defaults (all NULL) are /sys/kernel/notes, /proc/kallsyms and perf's
+ * build-id cache ($PERF_BUILDID_DIR, else ~/.debug). */
 struct ksources {
-	const char *notes, *proc_kallsyms, *modules, *buildid_dir;
+	const char *notes, *proc_kallsyms, *buildid_dir;
 };
 
 /* perf record keeps a copy of /proc/kallsyms in its build-id cache
