@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Targets (-p/-t/-a/-C/-- CMD) and the corked workload: see target.h. */
+#include "target/target.h"
+#include "log.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Append the ids of a comma-separated list; the text that completes
+ * "expected ..." on a bad list. */
+static const char *add_ids(const char *arg, pid_t **ids, size_t *nr)
+{
+	char *copy = xstrdup(arg), *save = NULL;
+	size_t before = *nr, cap = *nr;
+	const char *bad = NULL;
+	for (char *tok = strtok_r(copy, ",", &save); tok && !bad; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t v;
+		if (!parse_u64(tok, &v) || v == 0 || v > 0x3fffffff || !isdigit((unsigned char)*tok)) {
+			bad = "positive decimal ids, comma-separated, e.g. 1234,5678";
+			break;
+		}
+		ARRAY_GROW(*ids, cap, *nr + 1);
+		(*ids)[(*nr)++] = (pid_t)v;
+	}
+	free(copy);
+	if (!bad && *nr == before)
+		bad = "at least one id: the list is empty";
+	return bad;
+}
+
+const char *target_cli_pids(const char *arg, void *dst)
+{
+	struct target *t = dst;
+	return add_ids(arg, &t->pids, &t->nr_pids);
+}
+
+const char *target_cli_tids(const char *arg, void *dst)
+{
+	struct target *t = dst;
+	return add_ids(arg, &t->tids, &t->nr_tids);
+}
+
+static bool id_exists(pid_t id)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d", (int)id);	/* threads too */
+	return access(path, F_OK) == 0;
+}
+
+int target_check(const struct target *t, unsigned flags)
+{
+	int n = (t->nr_pids > 0) + (t->nr_tids > 0) + (t->argv != NULL) + t->system_wide;
+	if (t->system_wide && t->argv && (flags & TARGET_A_WITH_CMD))
+		n--;
+	if (n > 1) {
+		pr_err("choose one target: a command, -p%s or -a", flags & TARGET_NO_TIDS ? "" : ", -t");
+		return -EINVAL;
+	}
+	if (n == 0 && (flags & TARGET_REQUIRED)) {
+		pr_err("nothing to observe: give -p PID%s, -a or -- CMD", flags & TARGET_NO_TIDS ? "" : ", -t TID");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < t->nr_pids; i++) {
+		if (!id_exists(t->pids[i])) {
+			pr_err("no such process: pid %d; check it with 'ps -p %d'", (int)t->pids[i], (int)t->pids[i]);
+			return -ESRCH;
+		}
+	}
+	for (size_t i = 0; i < t->nr_tids; i++) {
+		if (!id_exists(t->tids[i])) {
+			pr_err("no such thread: tid %d; check it with 'ps -T -p %d'", (int)t->tids[i],
+			       (int)t->tids[i]);
+			return -ESRCH;
+		}
+	}
+	return 0;
+}
+
+bool target_is_system_wide(const struct target *t)
+{
+	return t->system_wide || (!t->nr_pids && !t->nr_tids && !t->argv);
+}
+
+int target_cpus(const struct target *t, bool **mask, int *nr_cpus)
+{
+	int n = cpu_count_possible();
+	bool *on = cpu_online_mask();
+	if (t->cpu_list) {
+		bool *sel = xcalloc((size_t)n, sizeof(bool));
+		if (parse_cpu_list(t->cpu_list, sel, n) < 0) {
+			pr_err("bad CPU list '%s' for -C: expected e.g. 0-1,3 with CPUs below %d", t->cpu_list, n);
+			free(sel);
+			free(on);
+			return -EINVAL;
+		}
+		for (int i = 0; i < n; i++)
+			on[i] = on[i] && sel[i];
+		free(sel);
+	}
+	*mask = on;
+	*nr_cpus = n;
+	return 0;
+}
+
+int target_threads(const struct target *t, pid_t **tids, size_t *nr)
+{
+	size_t cap = 0;
+	*tids = NULL;
+	*nr = 0;
+	for (size_t i = 0; i < t->nr_tids; i++) {
+		ARRAY_GROW(*tids, cap, *nr + 1);
+		(*tids)[(*nr)++] = t->tids[i];
+	}
+	for (size_t i = 0; i < t->nr_pids; i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)t->pids[i]);
+		DIR *d = opendir(path);
+		if (!d)
+			continue;	/* gone meanwhile */
+		struct dirent *de;
+		while ((de = readdir(d))) {
+			if (!isdigit((unsigned char)de->d_name[0]))
+				continue;
+			ARRAY_GROW(*tids, cap, *nr + 1);
+			(*tids)[(*nr)++] = atoi(de->d_name);
+		}
+		closedir(d);
+	}
+	return 0;
+}
+
+bool target_alive(const struct target *t)
+{
+	if (!t->nr_pids && !t->nr_tids)
+		return true;
+	for (size_t i = 0; i < t->nr_pids; i++)
+		if (kill(t->pids[i], 0) == 0 || errno == EPERM)
+			return true;
+	for (size_t i = 0; i < t->nr_tids; i++)
+		if (id_exists(t->tids[i]))
+			return true;
+	return false;
+}
+
+pid_t proc_parent(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	char *s = read_file(path, NULL);
+	if (!s)
+		return 0;
+	/* pid (comm) state ppid ...: comm may hold spaces and parens */
+	char *r = strrchr(s, ')');
+	int ppid = 0;
+	if (!r || sscanf(r + 1, " %*c %d", &ppid) != 1)
+		ppid = 0;
+	free(s);
+	return ppid;
+}
+
+/* ---- the workload ---- */
+
+static bool is_exec_file(const char *p)
+{
+	struct stat st;
+	return access(p, X_OK) == 0 && stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* argv[0] as execvp would find it, or NULL with errno. */
+static char *find_program(const char *cmd)
+{
+	if (strchr(cmd, '/')) {
+		if (is_exec_file(cmd))
+			return xstrdup(cmd);
+		if (access(cmd, F_OK) == 0)
+			errno = EACCES;
+		return NULL;
+	}
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	char *copy = xstrdup(path), *save = NULL;
+	errno = ENOENT;
+	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		char *full = xasprintf("%s/%s", *d ? d : ".", cmd);
+		if (is_exec_file(full)) {
+			free(copy);
+			return full;
+		}
+		free(full);
+	}
+	free(copy);
+	errno = ENOENT;
+	return NULL;
+}
+
+static void report_exec_error(const char *cmd, int e)
+{
+	pr_err("cannot run '%s': %s%s", cmd, strerror(e),
+	       e == ENOENT ? "; check the command name and PATH" : "; check its permissions");
+}
+
+/* In the child: wait for the go byte, then exec; on failure send errno. */
+static void __attribute__((noreturn)) child_main(struct workload *w, char **argv, int go_rd, int err_wr)
+{
+	char b;
+	signal(SIGPIPE, SIG_DFL);	/* we may ignore it; the workload must not */
+	ssize_t n;
+	do
+		n = read(go_rd, &b, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1)
+		_exit(127);	/* the tracer gave up: do not run */
+	execv(w->path, argv);
+	int e = errno;
+	if (write(err_wr, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+int workload_prepare(struct workload *w, char **argv)
+{
+	int go[2], er[2];
+	memset(w, 0, sizeof(*w));
+	w->go_fd = w->err_fd = -1;
+	w->path = find_program(argv[0]);
+	if (!w->path) {
+		int e = errno;
+		report_exec_error(argv[0], e);
+		return -e;
+	}
+	if (pipe2(go, O_CLOEXEC) < 0) {
+		int e = errno;
+		pr_err("cannot create a pipe to start '%s': %s", argv[0], strerror(e));
+		return -e;
+	}
+	if (pipe2(er, O_CLOEXEC) < 0) {
+		int e = errno;
+		close(go[0]);
+		close(go[1]);
+		pr_err("cannot create a pipe to start '%s': %s", argv[0], strerror(e));
+		return -e;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		pr_err("cannot fork to run '%s': %s", argv[0], strerror(e));
+		close(go[0]); close(go[1]); close(er[0]); close(er[1]);
+		return -e;
+	}
+	if (pid == 0) {
+		close(go[1]);
+		close(er[0]);
+		child_main(w, argv, go[0], er[1]);
+	}
+	close(go[0]);
+	close(er[1]);
+	w->pid = pid;
+	w->go_fd = go[1];
+	w->err_fd = er[0];
+	return 0;
+}
+
+int workload_start(struct workload *w)
+{
+	int e = 0;
+	if (write(w->go_fd, "g", 1) != 1) {
+		e = errno;
+		pr_err("cannot start the workload: %s", strerror(e));
+		return -e;
+	}
+	close(w->go_fd);
+	w->go_fd = -1;
+	ssize_t n;
+	do
+		n = read(w->err_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(w->err_fd);
+	w->err_fd = -1;
+	if (n == (ssize_t)sizeof(e)) {
+		report_exec_error(w->path, e);
+		workload_reap(w, true);
+		return -e;
+	}
+	return 0;
+}
+
+bool workload_reap(struct workload *w, bool block)
+{
+	if (w->pid <= 0 || w->reaped)
+		return w->reaped;
+	pid_t r;
+	do
+		r = waitpid(w->pid, &w->status, block ? 0 : WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r == w->pid || (r < 0 && errno == ECHILD))
+		w->reaped = true;
+	return w->reaped;
+}
+
+void workload_signal(struct workload *w, int sig)
+{
+	if (w->pid > 0 && !w->reaped)
+		kill(w->pid, sig);
+}
+
+int workload_exit_status(const struct workload *w)
+{
+	if (!w->reaped)
+		return 0;
+	if (WIFEXITED(w->status))
+		return WEXITSTATUS(w->status);
+	if (WIFSIGNALED(w->status))
+		return 128 + WTERMSIG(w->status);
+	return 1;
+}
+
+int workload_failed_status(int err)
+{
+	return err == -ENOENT ? 127 : 126;
+}
+
+void workload_destroy(struct workload *w)
+{
+	if (w->go_fd >= 0)
+		close(w->go_fd);	/* a corked child sees EOF and exits 127 */
+	if (w->err_fd >= 0)
+		close(w->err_fd);
+	w->go_fd = w->err_fd = -1;
+	if (w->pid > 0 && !w->reaped) {
+		kill(w->pid, SIGKILL);
+		workload_reap(w, true);
+	}
+	free(w->path);
+	w->path = NULL;
+}
