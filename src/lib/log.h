@@ -1,7 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* One logging module for the whole tool: levels selected with -v, libbpf's
  * output routed through it, and one shape for error messages:
- *   "<prog>: error: <what failed>: <why>; <what to do>" */
+ *   "<prog>: error: <what failed>: <why>; <what to do>"
+ *
+ * The library's error convention (every module under src/lib/):
+ *   - a function that can fail returns 0 (or a count, or a pointer) on
+ *     success and a negative errno (or NULL with the errno in an out
+ *     parameter) on failure;
+ *   - the function that sees the failure logs one pr_err() naming what
+ *     failed, why (the errno text or the kernel's reason) and what to do; its
+ *     callers pass the negative errno up without logging again;
+ *   - library messages never name command-line options (commands add those
+ *     hints); they speak of files, events, programs and kernel features;
+ *   - nothing under src/lib/ prints to stdout/stderr except through this
+ *     module, or to a FILE * / JSON writer its caller hands it.
+ * Commands map results to exit statuses: 0 success, 1 runtime failure,
+ * 2 usage error (see cli.h), or the workload's own status. */
 #ifndef BPFPERF_LOG_H
 #define BPFPERF_LOG_H
 
