@@ -3,6 +3,7 @@
  * process and print the profile as perf does, or as JSON, folded stacks or a
  * flame graph. */
 #include "cmds.h"
+#include "cli.h"
 #include "hist/aggregate.h"
 #include "hist/hist.h"
 #include "log.h"
@@ -13,7 +14,6 @@
 #include "util.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,28 +39,6 @@ struct report {
 	const struct pd_event *sample_event;
 	bool bad;
 };
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: bpfperf report [-i FILE] [--sort KEYS] [--children | --no-children] [-g [none]]\n"
-"                      [--percent-limit P] [--json | --folded | --flamegraph FILE.html]\n\n"
-"  -i, --input FILE       perf.data from bpfperf record or perf record (default perf.data)\n"
-"  -s, --sort KEYS        comma-separated: comm,pid,tid,dso,sym,cpu (default comm,dso,sym)\n"
-"      --children         accumulate callees' time into callers (default with call graphs)\n"
-"      --no-children      self time only\n"
-"  -g [none|graph]        show call graphs under entries (default when recorded with -g)\n"
-"      --percent-limit P  hide entries below P percent\n"
-"      --json             JSON: total_samples, lost_samples, entries\n"
-"      --folded           folded stacks: comm;outer;...;inner count\n"
-"      --flamegraph FILE  write a self-contained flame graph HTML page\n"
-"  -o, --output FILE      write to FILE instead of standard output\n"
-"      --no-demangle      keep C++ symbols mangled\n"
-"      --kallsyms FILE    kernel symbols from FILE (default: the copy perf record\n"
-"                         keeps in ~/.debug when it matches the running kernel,\n"
-"                         else /proc/kallsyms)\n"
-"      --stdio            accepted for perf compatibility (text is the default)\n");
-}
 
 static enum addr_space misc_space(uint16_t misc)
 {
@@ -214,84 +192,190 @@ static void on_bpf_prog(void *ctx, const struct bpf_prog_info *info)
 	machine_bpf_prog_info(ctx, info);
 }
 
+/* -g [none|graph|caller...]: perf also takes the mode as the next word. */
+static bool callgraph_word(const char *w)
+{
+	return !strcmp(w, "none") || !strncmp(w, "graph", 5);
+}
+
+static const char *parse_callgraph(const char *arg, void *dst)
+{
+	int *cg = dst;
+	if (arg && !strcmp(arg, "none"))
+		*cg = 0;
+	else if (!arg || !strncmp(arg, "graph", 5) || !strncmp(arg, "caller", 6))
+		*cg = 1;
+	else
+		return "'graph' or 'none'";
+	return NULL;
+}
+
+static const char *parse_percent(const char *arg, void *dst)
+{
+	char buf[64];
+	snprintf(buf, sizeof(buf), "%s", arg);
+	buf[strcspn(buf, "%")] = '\0';
+	double *p = dst;
+	if (!parse_double(buf, p) || !(*p >= 0) || *p > 100)
+		return "a percentage from 0 to 100";
+	return NULL;
+}
+
+/* --children / --no-children: the last one given wins, as in perf. */
+static const char *set_children(const char *arg, void *dst)
+{
+	(void)arg;
+	*(int *)dst = 1;
+	return NULL;
+}
+
+static const char *set_no_children(const char *arg, void *dst)
+{
+	(void)arg;
+	*(int *)dst = 0;
+	return NULL;
+}
+
 static int parse_args(struct report *rp, int argc, char **argv)
 {
-	enum { OPT_CHILDREN = 256, OPT_NO_CHILDREN, OPT_PLIMIT, OPT_JSON, OPT_FOLDED, OPT_FLAME,
-	       OPT_STDIO, OPT_NO_DEMANGLE, OPT_KALLSYMS };
-	static const struct option opts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "sort", required_argument, NULL, 's' },
-		{ "children", no_argument, NULL, OPT_CHILDREN },
-		{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
-		{ "call-graph", optional_argument, NULL, 'g' },
-		{ "percent-limit", required_argument, NULL, OPT_PLIMIT },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "folded", no_argument, NULL, OPT_FOLDED },
-		{ "flamegraph", required_argument, NULL, OPT_FLAME },
-		{ "output", required_argument, NULL, 'o' },
-		{ "stdio", no_argument, NULL, OPT_STDIO },
-		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
-		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
+	bool stdio_ignored = false;
+	const struct cli_opt opts[] = {
+		CLI_STR('i', "input", "FILE", "perf.data from bpfperf record or perf record (default perf.data)",
+			&rp->input),
+		CLI_STR('s', "sort", "KEYS", "comma-separated: comm,pid,tid,dso,sym,cpu (default comm,dso,sym)",
+			&rp->sort),
+		CLI_CALL(0, "children", NULL, "accumulate callees' time into callers (default with call graphs)",
+			 &rp->children, set_children),
+		CLI_CALL(0, "no-children", NULL, "self time only", &rp->children, set_no_children),
+		{ .kind = CLI_K_CALL, .short_name = 'g', .long_name = "call-graph", .arg_name = "none|graph",
+		  .optional_arg = true, .help = "show call graphs under entries (default when recorded with -g)",
+		  .dst = &rp->callgraph, .cb = parse_callgraph, .accepts = callgraph_word },
+		CLI_CALL(0, "percent-limit", "P", "hide entries below P percent", &rp->percent_limit,
+			 parse_percent),
+		CLI_FLAG(0, "json", "JSON: total_samples, lost_samples, entries", &rp->json),
+		CLI_FLAG(0, "folded", "folded stacks: comm;outer;...;inner count", &rp->folded),
+		CLI_STR(0, "flamegraph", "FILE", "write a self-contained flame graph HTML page", &rp->flamegraph),
+		CLI_STR('o', "output", "FILE", "write to FILE instead of standard output", &rp->output),
+		CLI_FLAG(0, "no-demangle", "keep C++ symbols mangled", &rp->no_demangle),
+		CLI_STR(0, "kallsyms", "FILE", "kernel symbols from FILE (default: the copy perf record\n"
+			"keeps in ~/.debug when it matches the running kernel,\nelse /proc/kallsyms)", &rp->kallsyms),
+		CLI_FLAG(0, "stdio", "accepted for perf compatibility (text is the default)", &stdio_ignored),
+		CLI_END,
 	};
-	int c, verbose = log_verbosity();
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:g::o:vh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'i': rp->input = optarg; break;
-		case 's': rp->sort = optarg; break;
-		case OPT_CHILDREN: rp->children = 1; break;
-		case OPT_NO_CHILDREN: rp->children = 0; break;
-		case 'g':
-			if (!optarg && optind < argc && argv[optind][0] != '-' &&
-			    (!strcmp(argv[optind], "none") || !strncmp(argv[optind], "graph", 5)))
-				optarg = argv[optind++];
-			if (optarg && !strcmp(optarg, "none"))
-				rp->callgraph = 0;
-			else if (!optarg || !strncmp(optarg, "graph", 5) || !strncmp(optarg, "caller", 6))
-				rp->callgraph = 1;
-			else {
-				pr_err("unsupported call-graph mode '%s' for -g; use 'graph' or 'none'", optarg);
-				return -1;
-			}
-			break;
-		case OPT_PLIMIT: {
-			const char *p = optarg;
-			char buf[64];
-			snprintf(buf, sizeof(buf), "%s", p);
-			buf[strcspn(buf, "%")] = '\0';
-			if (!parse_double(buf, &rp->percent_limit) || rp->percent_limit < 0 ||
-			    rp->percent_limit > 100) {
-				pr_err("bad --percent-limit '%s': expected a percentage from 0 to 100", optarg);
-				return -1;
-			}
-			break;
-		}
-		case OPT_JSON: rp->json = true; break;
-		case OPT_FOLDED: rp->folded = true; break;
-		case OPT_FLAME: rp->flamegraph = optarg; break;
-		case 'o': rp->output = optarg; break;
-		case OPT_STDIO: break;
-		case OPT_NO_DEMANGLE: rp->no_demangle = true; break;
-		case OPT_KALLSYMS: rp->kallsyms = optarg; break;
-		case 'v': log_set_verbosity(++verbose); break;
-		case 'h': usage(stdout); exit(0);
-		default:
-			fprintf(stderr, "see 'bpfperf report --help'\n");
-			return -1;
-		}
-	}
-	if (optind < argc) {
-		pr_err("unexpected argument '%s'; the input file is given with -i", argv[optind]);
-		return -1;
-	}
+	const struct cli_cmd cmd = {
+		.name = "report",
+		.synopsis = "[-i FILE] [--sort KEYS] [--children | --no-children] [-g [none]]\n"
+			    "                      [--percent-limit P] [--json | --folded | --flamegraph FILE.html]",
+		.opts = opts,
+		.positional = CLI_POS_NONE,
+	};
+	struct cli_args args;
+	int rc = cli_parse(&cmd, argc, argv, &args);
+	if (rc != CLI_OK)
+		return rc;
+	cli_args_free(&args);
 	if (rp->json + rp->folded + (rp->flamegraph != NULL) > 1) {
 		pr_err("choose one of --json, --folded and --flamegraph");
-		return -1;
+		return CLI_USAGE_ERROR;
 	}
+	return CLI_OK;
+}
+
+/* Decode every record of f into rp->h (machine, aggregation thread). */
+static int report_aggregate(struct report *rp, struct pd_file *f, const struct hist_opts *ho)
+{
+	char err[1024];
+	struct machine_opts mo = { .no_demangle = rp->no_demangle, .live = true,
+				   .kallsyms = rp->kallsyms };
+	rp->m = machine_new(&mo);
+	rp->h = hist_new(ho);
+	/* The idle task has no COMM record; perf calls it swapper. */
+	machine_comm(rp->m, 0, 0, "swapper", false);
+
+	/* The aggregation thread reads kallsyms while the records are validated
+	 * and ordered, then fills the hist while this thread decodes samples and
+	 * resolves user space; kernel addresses go to whichever thread is less
+	 * busy (see agg_add). */
+	uint64_t t_start = now_ns();
+	rp->agg = agg_new(rp->m, rp->h, true);
+	if (pd_index(f, err, sizeof(err)) < 0) {
+		pr_err("%s: %s", rp->input, err);
+		return -EINVAL;
+	}
+
+	size_t flen;
+	const void *feat = pd_feature(f, PD_FEAT_BPF_PROG_INFO, &flen);
+	if (feat && pd_bpf_progs_decode(feat, flen, on_bpf_prog, rp->m) < 0)
+		pr_warn("%s: the BPF program info section is malformed; BPF programs are named from "
+			"KSYMBOL records only", rp->input);
+
+	uint64_t t_indexed = now_ns();
+	if (pd_process(f, on_record, rp, err, sizeof(err)) < 0) {
+		pr_err("%s: %s", rp->input, err);
+		return -EINVAL;
+	}
+	uint64_t t_decoded = now_ns();
+	agg_finish(rp->agg);
+	uint64_t t_joined = now_ns();
+	hist_finish(rp->h);
+	pr_debug("report: %.1f ms to index the records, %.1f ms to decode them, %.1f ms more for "
+		 "the aggregation thread, %.1f ms to finish the hist",
+		 (double)(t_indexed - t_start) / 1e6, (double)(t_decoded - t_indexed) / 1e6,
+		 (double)(t_joined - t_decoded) / 1e6, (double)(now_ns() - t_joined) / 1e6);
 	return 0;
+}
+
+/* The chosen output of rp->h: flame graph, JSON, folded stacks or the table. */
+static int report_write(struct report *rp, bool callgraph, double callgraph_limit)
+{
+	uint64_t t0 = now_ns();
+	FILE *out = stdout;
+	if (rp->output) {
+		out = fopen(rp->output, "w");
+		if (!out) {
+			pr_err("cannot create %s: %s", rp->output, strerror(errno));
+			return -errno;
+		}
+	}
+	struct out_opts oo = {
+		.event_name = rp->sample_event ? rp->sample_event->name : "cpu-clock",
+		.total_samples = rp->samples,
+		.lost_samples = rp->lost,
+		.percent_limit = rp->percent_limit,
+		.callgraph = callgraph,
+		.callgraph_limit = callgraph_limit,
+		.title = rp->input,
+	};
+	int r;
+	if (rp->flamegraph) {
+		FILE *fg = fopen(rp->flamegraph, "w");
+		if (!fg) {
+			pr_err("cannot create %s: %s", rp->flamegraph, strerror(errno));
+			r = -1;
+			goto done;
+		}
+		r = out_flamegraph_html(fg, rp->h, &oo);
+		if (fclose(fg) != 0)
+			r = -1;
+		if (r == 0)
+			fprintf(stderr, "flame graph of %llu samples written to %s\n",
+				(unsigned long long)rp->samples, rp->flamegraph);
+	} else if (rp->json) {
+		r = out_json(out, rp->h, &oo);
+	} else if (rp->folded) {
+		r = out_folded(out, rp->h);
+	} else {
+		r = out_table(out, rp->h, &oo);
+	}
+	pr_debug("report: %.1f ms to write the output", (double)(now_ns() - t0) / 1e6);
+	if (r < 0 || ferror(out)) {
+		pr_err("cannot write the report: %s", strerror(errno));
+		r = -1;
+	}
+done:
+	if (out != stdout && fclose(out) != 0)
+		r = -1;
+	return r;
 }
 
 int cmd_report(int argc, char **argv)
@@ -300,10 +384,10 @@ int cmd_report(int argc, char **argv)
 			     .callgraph = -1 };
 	char err[1024];
 	int ret = 1;
-	FILE *out = stdout;
 
-	if (parse_args(&rp, argc, argv) < 0)
-		return 2;
+	int rc = parse_args(&rp, argc, argv);
+	if (rc != CLI_OK)
+		return cli_exit(rc);
 
 	struct hist_opts ho = { 0 };
 	const char *bad = NULL;
@@ -341,87 +425,8 @@ int cmd_report(int argc, char **argv)
 	ho.callgraph_limit = rp.percent_limit > 0 ? rp.percent_limit : 0.5;
 	ho.skip_children_sums = text;	/* the table shows them with --children only */
 
-	struct machine_opts mo = { .no_demangle = rp.no_demangle, .live = true,
-				   .kallsyms = rp.kallsyms };
-	rp.m = machine_new(&mo);
-	rp.h = hist_new(&ho);
-	/* The idle task has no COMM record; perf calls it swapper. */
-	machine_comm(rp.m, 0, 0, "swapper", false);
-
-	/* The aggregation thread reads kallsyms while the records are validated
-	 * and ordered, then fills the hist while this thread decodes samples and
-	 * resolves user space; kernel addresses go to whichever thread is less
-	 * busy (see agg_add). */
-	uint64_t t_start = now_ns();
-	rp.agg = agg_new(rp.m, rp.h, true);
-	if (pd_index(f, err, sizeof(err)) < 0) {
-		pr_err("%s: %s", rp.input, err);
+	if (report_aggregate(&rp, f, &ho) < 0 || report_write(&rp, callgraph, ho.callgraph_limit) < 0)
 		goto out;
-	}
-
-	size_t flen;
-	const void *feat = pd_feature(f, PD_FEAT_BPF_PROG_INFO, &flen);
-	if (feat && pd_bpf_progs_decode(feat, flen, on_bpf_prog, rp.m) < 0)
-		pr_warn("%s: the BPF program info section is malformed; BPF programs are named from "
-			"KSYMBOL records only", rp.input);
-
-	uint64_t t_indexed = now_ns();
-	if (pd_process(f, on_record, &rp, err, sizeof(err)) < 0) {
-		pr_err("%s: %s", rp.input, err);
-		goto out;
-	}
-	uint64_t t_decoded = now_ns();
-	agg_finish(rp.agg);
-	uint64_t t_joined = now_ns();
-	hist_finish(rp.h);
-	uint64_t t_finished = now_ns();
-	pr_debug("report: %.1f ms to index the records, %.1f ms to decode them, %.1f ms more for "
-		 "the aggregation thread, %.1f ms to finish the hist",
-		 (double)(t_indexed - t_start) / 1e6, (double)(t_decoded - t_indexed) / 1e6,
-		 (double)(t_joined - t_decoded) / 1e6, (double)(t_finished - t_joined) / 1e6);
-
-	if (rp.output) {
-		out = fopen(rp.output, "w");
-		if (!out) {
-			pr_err("cannot create %s: %s", rp.output, strerror(errno));
-			out = stdout;
-			goto out;
-		}
-	}
-	struct out_opts oo = {
-		.event_name = rp.sample_event ? rp.sample_event->name : "cpu-clock",
-		.total_samples = rp.samples,
-		.lost_samples = rp.lost,
-		.percent_limit = rp.percent_limit,
-		.callgraph = callgraph,
-		.callgraph_limit = ho.callgraph_limit,
-		.title = rp.input,
-	};
-	int r;
-	if (rp.flamegraph) {
-		FILE *fg = fopen(rp.flamegraph, "w");
-		if (!fg) {
-			pr_err("cannot create %s: %s", rp.flamegraph, strerror(errno));
-			goto out;
-		}
-		r = out_flamegraph_html(fg, rp.h, &oo);
-		if (fclose(fg) != 0)
-			r = -1;
-		if (r == 0)
-			fprintf(stderr, "flame graph of %llu samples written to %s\n",
-				(unsigned long long)rp.samples, rp.flamegraph);
-	} else if (rp.json) {
-		r = out_json(out, rp.h, &oo);
-	} else if (rp.folded) {
-		r = out_folded(out, rp.h);
-	} else {
-		r = out_table(out, rp.h, &oo);
-	}
-	pr_debug("report: %.1f ms to write the output", (double)(now_ns() - t_finished) / 1e6);
-	if (r < 0 || ferror(out)) {
-		pr_err("cannot write the report: %s", strerror(errno));
-		goto out;
-	}
 	if (rp.filtered)
 		fprintf(stderr, "%llu samples were dropped by the BPF filter (record --bpf-object)\n",
 			(unsigned long long)rp.filtered);
@@ -431,8 +436,6 @@ int cmd_report(int argc, char **argv)
 			(unsigned long long)rp.lost);
 	ret = 0;
 out:
-	if (out != stdout && fclose(out) != 0)
-		ret = 1;
 	agg_free(rp.agg);
 	hist_free(rp.h);
 	machine_free(rp.m);

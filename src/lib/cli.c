@@ -280,7 +280,11 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, struct cli_args 
 			cli_usage(cmd, stdout);
 			rc = CLI_HELP;
 		} else {
-			rc = apply(&all[idx], optarg, opt_display(&all[idx], shown, sizeof(shown)));
+			const struct cli_opt *op = &all[idx];
+			if (op->optional_arg && !optarg && op->accepts && optind < argc &&
+			    argv[optind][0] != '-' && op->accepts(argv[optind]))
+				optarg = argv[optind++];
+			rc = apply(op, optarg, opt_display(op, shown, sizeof(shown)));
 		}
 	}
 	if (rc == CLI_OK && cmd->positional == CLI_POS_NONE && (a->cmd || a->nr_pos)) {

@@ -71,6 +71,9 @@ struct cli_opt {
 	const char *expect;	/* "expected ..." text for a bad value */
 	const char *const *choices;
 	cli_cb cb;
+	/* optional_arg: may the next word be taken as the argument (perf's
+	 * "-g none")? NULL: only an attached argument (--name=ARG, -xARG). */
+	bool (*accepts)(const char *word);
 };
 
 /* Repeatable string options collect here (free v with free()). */
