@@ -2,8 +2,9 @@
 /* perf.data on-disk layout (facts from the Linux tree's
  * tools/perf/Documentation/perf.data-file-format.txt and include/uapi/linux/
  * perf_event.h). Native byte order. Record types and perf_event_attr come from
- * <linux/perf_event.h>; this header adds the file-level structures and the
- * user-space record types that only exist in files. */
+ * <linux/perf_event.h>; this header adds the file-level structures, the
+ * user-space record types that only exist in files, and the layouts of the
+ * records bpfperf reads or writes (struct pd_rec_*, decoded by decode.h). */
 #ifndef BPFPERF_PERFDATA_FORMAT_H
 #define BPFPERF_PERFDATA_FORMAT_H
 
