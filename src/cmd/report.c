@@ -9,6 +9,7 @@
 #include "log.h"
 #include "out/out.h"
 #include "perfdata/bpf_info.h"
+#include "perfdata/decode.h"
 #include "perfdata/reader.h"
 #include "sym/machine.h"
 #include "util.h"
@@ -37,6 +38,9 @@ struct report {
 	struct aggregator *agg;
 	uint64_t lost, filtered, samples;
 	const struct pd_event *sample_event;
+	uint64_t malformed;	/* side-band records skipped */
+	uint32_t malformed_type;
+	uint64_t malformed_offset;
 	bool bad;
 };
 
@@ -76,114 +80,105 @@ static void on_sample(struct report *rp, const struct pd_record *r)
 	rp->samples++;
 }
 
-/* Strings inside records are bounded by the record: copy them out safely. */
-static void rec_string(const struct pd_record *r, size_t off, char *buf, size_t len)
+/* A side-band record the decoders refused: skipped, counted, and the first
+ * one named in a warning after the report. */
+static void malformed(struct report *rp, const struct pd_record *r)
 {
-	size_t size = r->hdr->size;
-	const char *p = (const char *)r->hdr;
-	buf[0] = '\0';
-	if (off >= size)
+	if (!rp->malformed++) {
+		rp->malformed_type = r->hdr->type;
+		rp->malformed_offset = r->offset;
+	}
+}
+
+static void on_mmap(struct report *rp, const struct pd_record *r)
+{
+	bool kernel = misc_space(r->hdr->misc) == AS_KERNEL;
+	if (r->hdr->type == PERF_RECORD_MMAP) {
+		struct pd_mmap m;
+		if (pd_decode_mmap(r->hdr, r->hdr->size, &m) < 0) {
+			malformed(rp, r);
+			return;
+		}
+		/* MMAP records are for executable maps. */
+		machine_mmap(rp->m, (int)m.rec.pid, (int)m.rec.tid, m.rec.start, m.rec.len,
+			     m.rec.pgoff, m.filename, NULL, 0, PROT_EXEC, kernel);
 		return;
-	size_t max = size - off;
-	size_t n = strnlen(p + off, max);
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, p + off, n);
-	buf[n] = '\0';
+	}
+	struct pd_mmap2 m;
+	if (pd_decode_mmap2(r->hdr, r->hdr->size, &m) < 0) {
+		malformed(rp, r);
+		return;
+	}
+	bool has_bid = m.rec.header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID;
+	machine_mmap(rp->m, (int)m.rec.pid, (int)m.rec.tid, m.rec.start, m.rec.len, m.rec.pgoff,
+		     m.filename, has_bid ? m.rec.build_id : NULL, has_bid ? m.rec.build_id_size : 0,
+		     m.rec.prot, kernel);
 }
 
 static int on_record(void *ctx, const struct pd_record *r)
 {
 	struct report *rp = ctx;
-	const uint8_t *b = (const uint8_t *)(r->hdr + 1);
-	char name[4096];
-	uint32_t pid, tid, ppid, ptid;
+	const struct perf_event_header *h = r->hdr;
 
-	switch (r->hdr->type) {
+	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
 		on_sample(rp, r);
 		break;
-	case PERF_RECORD_COMM:
-		memcpy(&pid, b, 4);
-		memcpy(&tid, b + 4, 4);
-		rec_string(r, sizeof(*r->hdr) + 8, name, 256);
-		machine_comm(rp->m, (int)pid, (int)tid, name, r->hdr->misc & PERF_RECORD_MISC_COMM_EXEC);
-		break;
-	case PERF_RECORD_MMAP: {
-		uint64_t start, len, pgoff;
-		memcpy(&pid, b, 4);
-		memcpy(&tid, b + 4, 4);
-		memcpy(&start, b + 8, 8);
-		memcpy(&len, b + 16, 8);
-		memcpy(&pgoff, b + 24, 8);
-		rec_string(r, sizeof(*r->hdr) + 32, name, sizeof(name));
-		bool kernel = misc_space(r->hdr->misc) == AS_KERNEL;
-		machine_mmap(rp->m, (int)pid, (int)tid, start, len, pgoff, name, NULL, 0, PROT_EXEC, kernel);
+	case PERF_RECORD_COMM: {
+		struct pd_comm c;
+		if (pd_decode_comm(h, h->size, &c) < 0)
+			goto bad;
+		machine_comm(rp->m, (int)c.rec.pid, (int)c.rec.tid, c.comm,
+			     h->misc & PERF_RECORD_MISC_COMM_EXEC);
 		break;
 	}
-	case PERF_RECORD_MMAP2: {
-		uint64_t start, len, pgoff;
-		uint32_t prot;
-		memcpy(&pid, b, 4);
-		memcpy(&tid, b + 4, 4);
-		memcpy(&start, b + 8, 8);
-		memcpy(&len, b + 16, 8);
-		memcpy(&pgoff, b + 24, 8);
-		const uint8_t *bid = NULL;
-		size_t bid_len = 0;
-		if (r->hdr->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-			bid_len = b[32];
-			if (bid_len > 20)
-				bid_len = 20;
-			bid = b + 36;
-		}
-		memcpy(&prot, b + 56, 4);
-		rec_string(r, sizeof(*r->hdr) + 64, name, sizeof(name));
-		bool kernel = misc_space(r->hdr->misc) == AS_KERNEL;
-		machine_mmap(rp->m, (int)pid, (int)tid, start, len, pgoff, name, bid, bid_len, prot, kernel);
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		on_mmap(rp, r);
 		break;
-	}
 	case PERF_RECORD_FORK:
-		memcpy(&pid, b, 4);
-		memcpy(&ppid, b + 4, 4);
-		memcpy(&tid, b + 8, 4);
-		memcpy(&ptid, b + 12, 4);
-		machine_fork(rp->m, (int)pid, (int)tid, (int)ppid, (int)ptid);
+	case PERF_RECORD_EXIT: {
+		struct pd_fork fk;
+		if (pd_decode_fork(h, h->size, &fk) < 0)
+			goto bad;
+		if (h->type == PERF_RECORD_FORK)
+			machine_fork(rp->m, (int)fk.rec.pid, (int)fk.rec.tid, (int)fk.rec.ppid,
+				     (int)fk.rec.ptid);
+		else
+			machine_exit(rp->m, (int)fk.rec.pid, (int)fk.rec.tid);
 		break;
-	case PERF_RECORD_EXIT:
-		memcpy(&pid, b, 4);
-		memcpy(&tid, b + 8, 4);
-		machine_exit(rp->m, (int)pid, (int)tid);
-		break;
+	}
 	case PERF_RECORD_KSYMBOL: {
-		uint64_t addr;
-		uint32_t len;
-		uint16_t flags;
-		memcpy(&addr, b, 8);
-		memcpy(&len, b + 8, 4);
-		memcpy(&flags, b + 14, 2);
-		rec_string(r, sizeof(*r->hdr) + 16, name, 512);
-		machine_ksymbol(rp->m, addr, len, name, flags & PD_KSYMBOL_FLAGS_UNREGISTER);
+		struct pd_ksymbol k;
+		if (pd_decode_ksymbol(h, h->size, &k) < 0)
+			goto bad;
+		machine_ksymbol(rp->m, k.rec.addr, k.rec.len, k.name,
+				k.rec.flags & PD_KSYMBOL_FLAGS_UNREGISTER);
 		break;
 	}
 	case PERF_RECORD_LOST: {
-		uint64_t lost;
-		memcpy(&lost, b + 8, 8);
-		rp->lost += lost;
+		struct pd_lost l;
+		if (pd_decode_lost(h, h->size, &l) < 0)
+			goto bad;
+		rp->lost += l.rec.lost;
 		break;
 	}
 	case PERF_RECORD_LOST_SAMPLES: {
-		uint64_t lost;
-		memcpy(&lost, b, 8);
-		if (r->hdr->misc & PD_RECORD_MISC_LOST_SAMPLES_BPF)
-			rp->filtered += lost;	/* dropped on purpose by a BPF filter */
+		struct pd_lost_samples l;
+		if (pd_decode_lost_samples(h, h->size, &l) < 0)
+			goto bad;
+		if (h->misc & PD_RECORD_MISC_LOST_SAMPLES_BPF)
+			rp->filtered += l.rec.lost;	/* dropped on purpose by a BPF filter */
 		else
-			rp->lost += lost;
+			rp->lost += l.rec.lost;
 		break;
 	}
 	default:
 		break;
 	}
+	return 0;
+bad:
+	malformed(rp, r);
 	return 0;
 }
 
@@ -427,6 +422,11 @@ int cmd_report(int argc, char **argv)
 
 	if (report_aggregate(&rp, f, &ho) < 0 || report_write(&rp, callgraph, ho.callgraph_limit) < 0)
 		goto out;
+	if (rp.malformed)
+		pr_warn("%llu malformed records were skipped, the first a %s record at offset %llu "
+			"(-vv tells why); threads, maps or symbols may be missing from the profile",
+			(unsigned long long)rp.malformed, pd_record_type_name(rp.malformed_type),
+			(unsigned long long)rp.malformed_offset);
 	if (rp.filtered)
 		fprintf(stderr, "%llu samples were dropped by the BPF filter (record --bpf-object)\n",
 			(unsigned long long)rp.filtered);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Fuzz the perf.data reader: header, attrs, feature sections, every record,
- * the BPF program info and BTF sections. */
+/* Fuzz the perf.data reader: header, attrs, feature sections, every record
+ * (and the typed decoders of the side-band ones), the BPF program info and
+ * BTF sections. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -8,13 +9,70 @@
 
 #include "log.h"
 #include "perfdata/bpf_info.h"
+#include "perfdata/decode.h"
 #include "perfdata/reader.h"
 
 static uint64_t sink;
 
+/* The typed decoders report uses for side-band records. */
+static void decode_record(const struct perf_event_header *h)
+{
+	union {
+		struct pd_mmap mmap;
+		struct pd_mmap2 mmap2;
+		struct pd_comm comm;
+		struct pd_fork fork;
+		struct pd_lost lost;
+		struct pd_lost_samples lost_samples;
+		struct pd_ksymbol ksymbol;
+		struct pd_bpf_event bpf_event;
+	} d;
+	switch (h->type) {
+	case PERF_RECORD_MMAP:
+		if (!pd_decode_mmap(h, h->size, &d.mmap))
+			sink += strlen(d.mmap.filename) + d.mmap.rec.start;
+		break;
+	case PERF_RECORD_MMAP2:
+		if (!pd_decode_mmap2(h, h->size, &d.mmap2))
+			sink += strlen(d.mmap2.filename) + d.mmap2.rec.prot +
+				((h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && d.mmap2.rec.build_id_size
+				 ? d.mmap2.rec.build_id[d.mmap2.rec.build_id_size - 1] : 0);
+		break;
+	case PERF_RECORD_COMM:
+		if (!pd_decode_comm(h, h->size, &d.comm))
+			sink += strlen(d.comm.comm) + d.comm.rec.tid;
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (!pd_decode_fork(h, h->size, &d.fork))
+			sink += d.fork.rec.ppid + d.fork.rec.time;
+		break;
+	case PERF_RECORD_LOST:
+		if (!pd_decode_lost(h, h->size, &d.lost))
+			sink += d.lost.rec.lost;
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (!pd_decode_lost_samples(h, h->size, &d.lost_samples))
+			sink += d.lost_samples.rec.lost;
+		break;
+	case PERF_RECORD_KSYMBOL:
+		if (!pd_decode_ksymbol(h, h->size, &d.ksymbol))
+			sink += strlen(d.ksymbol.name) + d.ksymbol.rec.addr;
+		break;
+	case PERF_RECORD_BPF_EVENT:
+		if (!pd_decode_bpf_event(h, h->size, &d.bpf_event))
+			sink += d.bpf_event.rec.id + d.bpf_event.rec.tag[PD_BPF_TAG_SIZE - 1];
+		break;
+	default:
+		break;
+	}
+	sink += pd_record_true_size(h, h->size, 16, 0);
+}
+
 static int touch_record(void *ctx, const struct pd_record *r)
 {
 	(void)ctx;
+	decode_record(r->hdr);
 	sink += r->hdr->type + r->s.ip + r->s.pid + r->s.time;
 	for (uint64_t i = 0; i < r->s.nr_callchain; i++)
 		sink += r->s.callchain[i];

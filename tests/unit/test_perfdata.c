@@ -218,6 +218,61 @@ static void test_truncated_and_corrupt(void **state)
 	free(buf);
 }
 
+/* KSYMBOL and BPF_EVENT records whose header size counts one trailer too
+ * many (kernels do that when several events listen): their sample_id trailer
+ * is read where it really is, so they keep their time. */
+static void test_inflated_sideband_records(void **state)
+{
+	(void)state;
+	char err[512];
+	int e = 0;
+	snprintf(path, sizeof(path), "/tmp/bpfperf-test-pd-%d.data", getpid());
+	unlink(path);
+	struct pd_writer *w = pd_writer_create(path, &e);
+	assert_non_null(w);
+	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_CPU_CLOCK, .sample_type = ST,
+				     .sample_id_all = 1 };
+	uint64_t ids[] = { 10 };
+	pd_writer_add_attr(w, &a, "cpu-clock", ids, 1);
+	assert_int_equal(pd_writer_begin(w), 0);
+	struct strbuf b = { 0 };
+	sample(&b, 10, 42, 100, 0x1000, 0);
+	size_t s = b.len;
+	struct pd_rec_ksymbol k = { .header = { .type = PERF_RECORD_KSYMBOL }, .addr = 0xc000,
+				    .len = 64, .ksym_type = PD_KSYMBOL_TYPE_BPF };
+	put(&b, &k, sizeof(k));
+	char name[16] = "bpf_prog_ab_f";
+	put(&b, name, sizeof(name));
+	trailer(&b, 0, 50, 10);
+	trailer(&b, 0xeeeeeeee, 0xeeeeeeeeeeeeeeee, 0xeeeeeeeeeeeeeeee);
+	finish_rec(&b, s);
+	s = b.len;
+	struct pd_rec_bpf_event ev = { .header = { .type = PERF_RECORD_BPF_EVENT },
+				       .type = PD_BPF_EVENT_PROG_LOAD, .id = 3 };
+	put(&b, &ev, sizeof(ev));
+	trailer(&b, 0, 60, 10);
+	trailer(&b, 0xeeeeeeee, 0xeeeeeeeeeeeeeeee, 0xeeeeeeeeeeeeeeee);
+	finish_rec(&b, s);
+	assert_int_equal(pd_writer_write(w, b.buf, b.len), 0);
+	assert_int_equal(pd_writer_finish(w), 0);
+	pd_writer_free(w);
+	sb_free(&b);
+
+	struct pd_file *f = pd_open(path, err, sizeof(err));
+	assert_non_null(f);
+	struct seen sn = { 0 };
+	assert_int_equal(pd_process(f, collect, &sn, err, sizeof(err)), 0);
+	assert_int_equal(sn.n, 3);
+	assert_int_equal(sn.types[0], PERF_RECORD_KSYMBOL);
+	assert_int_equal(sn.times[0], 50);
+	assert_int_equal(sn.types[1], PERF_RECORD_BPF_EVENT);
+	assert_int_equal(sn.times[1], 60);
+	assert_int_equal(sn.types[2], PERF_RECORD_SAMPLE);
+	pd_close(f);
+	unlink(path);
+}
+
 static int count_progs;
 static void on_prog(void *ctx, const struct bpf_prog_info *info)
 {
@@ -264,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_killed_writer_is_readable),
 		cmocka_unit_test(test_truncated_and_corrupt),
+		cmocka_unit_test(test_inflated_sideband_records),
 		cmocka_unit_test(test_bpf_prog_info_encoding),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

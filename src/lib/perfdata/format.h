@@ -2,8 +2,9 @@
 /* perf.data on-disk layout (facts from the Linux tree's
  * tools/perf/Documentation/perf.data-file-format.txt and include/uapi/linux/
  * perf_event.h). Native byte order. Record types and perf_event_attr come from
- * <linux/perf_event.h>; this header adds the file-level structures and the
- * user-space record types that only exist in files. */
+ * <linux/perf_event.h>; this header adds the file-level structures, the
+ * user-space record types that only exist in files, and the layouts of the
+ * records bpfperf reads or writes (struct pd_rec_*, decoded by decode.h). */
 #ifndef BPFPERF_PERFDATA_FORMAT_H
 #define BPFPERF_PERFDATA_FORMAT_H
 
@@ -40,7 +41,17 @@ struct pd_pipe_header {
 	uint64_t size;			/* 16 */
 };
 
-/* One entry of the attrs section: attr (attr_size - 16 bytes) then ids. */
+/* One entry of the attrs section: attr (attr_size - 16 bytes) then a
+ * struct pd_section pointing at its u64 sample ids. */
+
+_Static_assert(sizeof(struct pd_section) == 16, "perf_file_section is two u64");
+_Static_assert(sizeof(struct pd_file_header) == 104, "perf_file_header is 104 bytes");
+_Static_assert(offsetof(struct pd_file_header, attr_size) == 16, "perf_file_header.attr_size");
+_Static_assert(offsetof(struct pd_file_header, attrs) == 24, "perf_file_header.attrs");
+_Static_assert(offsetof(struct pd_file_header, data) == 40, "perf_file_header.data");
+_Static_assert(offsetof(struct pd_file_header, adds_features) == 72,
+	       "perf_file_header.adds_features (72 = size of the old header)");
+_Static_assert(sizeof(struct pd_pipe_header) == 16, "pipe header is magic + size");
 
 /* Feature bits (HEADER_*). */
 enum pd_feature {
@@ -125,6 +136,152 @@ enum pd_bpil_array {
 #define PD_KSYMBOL_FLAGS_UNREGISTER	1
 #define PD_BPF_EVENT_PROG_LOAD		1
 #define PD_BPF_EVENT_PROG_UNLOAD	2
+
+/* Record layouts, as include/uapi/linux/perf_event.h describes them in its
+ * comments (the kernel declares no structs for them). Each struct is the fixed
+ * part of a record, header included, so sizeof() is the offset of what
+ * follows: a string (NUL-terminated, zero-padded to 8 bytes) where a comment
+ * says so, then the sample_id trailer when attr.sample_id_all is set (see
+ * pd_sample_id_size()). Native byte order; every field at its natural
+ * alignment, so no packing is needed. Use the decoders of decode.h to read
+ * them: they copy the fixed part out (records need not be aligned) and check
+ * the strings. */
+
+/* PERF_RECORD_MMAP: an executable mapping (data ones with attr.mmap_data). */
+struct pd_rec_mmap {
+	struct perf_event_header header;
+	uint32_t pid, tid;
+	uint64_t start;
+	uint64_t len;
+	uint64_t pgoff;
+	/* char filename[] */
+};
+
+/* PERF_RECORD_MMAP2: with inode data, or with a build-id instead when
+ * header.misc has PERF_RECORD_MISC_MMAP_BUILD_ID. */
+#define PD_BUILD_ID_MAX 20
+struct pd_rec_mmap2 {
+	struct perf_event_header header;
+	uint32_t pid, tid;
+	uint64_t start;
+	uint64_t len;
+	uint64_t pgoff;
+	union {
+		struct {
+			uint32_t maj, min;
+			uint64_t ino;
+			uint64_t ino_generation;
+		};
+		struct {
+			uint8_t build_id_size;
+			uint8_t reserved1;
+			uint16_t reserved2;
+			uint8_t build_id[PD_BUILD_ID_MAX];
+		};
+	};
+	uint32_t prot, flags;
+	/* char filename[] */
+};
+
+/* PERF_RECORD_COMM; header.misc has PERF_RECORD_MISC_COMM_EXEC on exec. */
+struct pd_rec_comm {
+	struct perf_event_header header;
+	uint32_t pid, tid;
+	/* char comm[] */
+};
+
+/* PERF_RECORD_FORK and PERF_RECORD_EXIT share one layout. */
+struct pd_rec_fork {
+	struct perf_event_header header;
+	uint32_t pid, ppid;
+	uint32_t tid, ptid;
+	uint64_t time;
+};
+
+/* PERF_RECORD_LOST: records the kernel dropped (ring buffer full). */
+struct pd_rec_lost {
+	struct perf_event_header header;
+	uint64_t id;
+	uint64_t lost;
+};
+
+/* PERF_RECORD_LOST_SAMPLES: samples dropped (by a BPF filter when header.misc
+ * has PD_RECORD_MISC_LOST_SAMPLES_BPF). */
+struct pd_rec_lost_samples {
+	struct perf_event_header header;
+	uint64_t lost;
+};
+
+/* PERF_RECORD_KSYMBOL: kernel text (a BPF program) registered or gone. */
+struct pd_rec_ksymbol {
+	struct perf_event_header header;
+	uint64_t addr;
+	uint32_t len;
+	uint16_t ksym_type;		/* PD_KSYMBOL_TYPE_* */
+	uint16_t flags;			/* PD_KSYMBOL_FLAGS_* */
+	/* char name[] */
+};
+
+/* PERF_RECORD_BPF_EVENT: a BPF program loaded or unloaded. */
+#define PD_BPF_TAG_SIZE 8
+struct pd_rec_bpf_event {
+	struct perf_event_header header;
+	uint16_t type;			/* PD_BPF_EVENT_PROG_* */
+	uint16_t flags;
+	uint32_t id;
+	uint8_t tag[PD_BPF_TAG_SIZE];
+};
+
+/* PD_RECORD_HEADER_ATTR (pipe mode): perf_event_attr (attr.size bytes)
+ * followed by the event's u64 sample ids up to the end of the record. */
+struct pd_rec_header_attr {
+	struct perf_event_header header;
+	/* struct perf_event_attr attr; uint64_t id[] */
+};
+
+/* PD_RECORD_HEADER_FEATURE (pipe mode): one feature section's payload. */
+struct pd_rec_header_feature {
+	struct perf_event_header header;
+	uint64_t feat_id;		/* enum pd_feature */
+	/* payload up to the end of the record */
+};
+
+/* The offsets perf_event.h documents (header = 8 bytes). */
+_Static_assert(sizeof(struct perf_event_header) == 8, "perf_event_header");
+_Static_assert(offsetof(struct pd_rec_mmap, pid) == 8 &&
+	       offsetof(struct pd_rec_mmap, start) == 16 &&
+	       offsetof(struct pd_rec_mmap, pgoff) == 32 && sizeof(struct pd_rec_mmap) == 40,
+	       "PERF_RECORD_MMAP layout");
+_Static_assert(offsetof(struct pd_rec_mmap2, maj) == 40 &&
+	       offsetof(struct pd_rec_mmap2, ino) == 48 &&
+	       offsetof(struct pd_rec_mmap2, ino_generation) == 56 &&
+	       offsetof(struct pd_rec_mmap2, build_id_size) == 40 &&
+	       offsetof(struct pd_rec_mmap2, build_id) == 44 &&
+	       offsetof(struct pd_rec_mmap2, prot) == 64 && offsetof(struct pd_rec_mmap2, flags) == 68 &&
+	       sizeof(struct pd_rec_mmap2) == 72, "PERF_RECORD_MMAP2 layout");
+_Static_assert(sizeof(struct pd_rec_comm) == 16, "PERF_RECORD_COMM layout");
+_Static_assert(offsetof(struct pd_rec_fork, tid) == 16 &&
+	       offsetof(struct pd_rec_fork, time) == 24 &&
+	       sizeof(struct pd_rec_fork) == 32, "PERF_RECORD_FORK/EXIT layout");
+_Static_assert(offsetof(struct pd_rec_lost, lost) == 16 && sizeof(struct pd_rec_lost) == 24,
+	       "PERF_RECORD_LOST layout");
+_Static_assert(sizeof(struct pd_rec_lost_samples) == 16, "PERF_RECORD_LOST_SAMPLES layout");
+_Static_assert(offsetof(struct pd_rec_ksymbol, len) == 16 &&
+	       offsetof(struct pd_rec_ksymbol, ksym_type) == 20 &&
+	       offsetof(struct pd_rec_ksymbol, flags) == 22 && sizeof(struct pd_rec_ksymbol) == 24,
+	       "PERF_RECORD_KSYMBOL layout");
+_Static_assert(offsetof(struct pd_rec_bpf_event, id) == 12 &&
+	       offsetof(struct pd_rec_bpf_event, tag) == 16 && sizeof(struct pd_rec_bpf_event) == 24,
+	       "PERF_RECORD_BPF_EVENT layout");
+_Static_assert(sizeof(struct pd_rec_header_attr) == 8 &&
+	       offsetof(struct perf_event_attr, size) == 4, "PERF_RECORD_HEADER_ATTR layout");
+_Static_assert(sizeof(struct pd_rec_header_feature) == 16, "PERF_RECORD_HEADER_FEATURE layout");
+/* Our constants are the kernel's. */
+_Static_assert(PD_KSYMBOL_TYPE_BPF == PERF_RECORD_KSYMBOL_TYPE_BPF &&
+	       PD_KSYMBOL_TYPE_OOL == PERF_RECORD_KSYMBOL_TYPE_OOL &&
+	       PD_KSYMBOL_FLAGS_UNREGISTER == PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER &&
+	       PD_BPF_EVENT_PROG_LOAD == PERF_BPF_EVENT_PROG_LOAD &&
+	       PD_BPF_EVENT_PROG_UNLOAD == PERF_BPF_EVENT_PROG_UNLOAD, "kernel record constants");
 
 /* Strings in feature sections: u32 len (strlen+1 rounded up to 64) + bytes. */
 #define PD_STRING_ALIGN 64

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "perfdata/reader.h"
+#include "perfdata/decode.h"
 #include "log.h"
 #include "util.h"
 
@@ -67,7 +68,7 @@ static const char *const record_names[] = {
 	[PERF_RECORD_CGROUP] = "CGROUP", [PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
 };
 
-static const char *rec_name(uint32_t type)
+const char *pd_record_type_name(uint32_t type)
 {
 	static __thread char buf[32];
 	if (type < ARRAY_SIZE(record_names) && record_names[type])
@@ -301,14 +302,14 @@ static int open_pipe_mode(struct pd_file *f, char *err, size_t errlen)
 		if (hdr.size < sizeof(hdr) || hdr.size > f->len - pos)
 			break;	/* reported by pd_process */
 		if (hdr.type == PD_RECORD_HEADER_ATTR) {
-			const uint8_t *p = f->buf + pos + sizeof(hdr);
-			size_t body = hdr.size - sizeof(hdr);
+			const uint8_t *p = f->buf + pos + sizeof(struct pd_rec_header_attr);
+			size_t body = hdr.size - sizeof(struct pd_rec_header_attr);
 			uint32_t asz;
-			if (body < 8) {
+			if (body < offsetof(struct perf_event_attr, size) + sizeof(asz)) {
 				seterr(err, errlen, "HEADER_ATTR record at offset %zu is too short", pos);
 				return -EINVAL;
 			}
-			memcpy(&asz, p + 4, 4);
+			memcpy(&asz, p + offsetof(struct perf_event_attr, size), sizeof(asz));
 			if (asz < PERF_ATTR_SIZE_VER0 || asz > body) {
 				seterr(err, errlen, "HEADER_ATTR record at offset %zu: bad attr size %u", pos, asz);
 				return -EINVAL;
@@ -317,12 +318,13 @@ static int open_pipe_mode(struct pd_file *f, char *err, size_t errlen)
 			e->nids = (body - asz) / 8;
 			e->ids = xcalloc(e->nids, 8);
 			memcpy(e->ids, p + asz, e->nids * 8);
-		} else if (hdr.type == PD_RECORD_HEADER_FEATURE && hdr.size >= sizeof(hdr) + 8) {
-			uint64_t feat;
-			memcpy(&feat, f->buf + pos + sizeof(hdr), 8);
-			if (feat > 0 && feat < PD_FEAT_MAX) {
-				f->feats[feat].data = f->buf + pos + sizeof(hdr) + 8;
-				f->feats[feat].len = hdr.size - sizeof(hdr) - 8;
+		} else if (hdr.type == PD_RECORD_HEADER_FEATURE &&
+			   hdr.size >= sizeof(struct pd_rec_header_feature)) {
+			struct pd_rec_header_feature fr;
+			memcpy(&fr, f->buf + pos, sizeof(fr));
+			if (fr.feat_id > 0 && fr.feat_id < PD_FEAT_MAX) {
+				f->feats[fr.feat_id].data = f->buf + pos + sizeof(fr);
+				f->feats[fr.feat_id].len = hdr.size - sizeof(fr);
 			}
 		}
 		pos += hdr.size;
@@ -596,22 +598,15 @@ static int decode(const struct pd_file *f, uint64_t off, struct pd_record *r, ch
 	r->event = ev;
 	if (n < ts) {
 		seterr(err, errlen, "%s record at offset %llu (size %u) is too short for its sample_id "
-		       "trailer: corrupt file", rec_name(hdr->type), (unsigned long long)off, hdr->size);
+		       "trailer: corrupt file", pd_record_type_name(hdr->type), (unsigned long long)off,
+		       hdr->size);
 		return -EINVAL;
 	}
 	/* KSYMBOL/BPF_EVENT records written by kernels that inflate their
-	 * header size when several events listen (see record.c): the trailer
-	 * follows the real body, not the end of the record. */
-	size_t real = n;
-	if (hdr->type == PERF_RECORD_KSYMBOL && n >= 16 + ts) {
-		size_t nl = strnlen((const char *)body + 16, n - 16);
-		size_t want = 16 + ALIGN_UP(nl + 1, 8) + ts;
-		if (want < n)
-			real = want;
-	} else if (hdr->type == PERF_RECORD_BPF_EVENT && 16 + ts < n) {
-		real = 16 + ts;
-	}
-	parse_trailer(ev, body + real, &r->s);
+	 * header size when several events listen: the trailer follows the real
+	 * body, not the end of the record. */
+	size_t real = pd_record_true_size(hdr, hdr->size, ts, 0);
+	parse_trailer(ev, (const uint8_t *)hdr + real, &r->s);
 	return 0;
 }
 
@@ -635,18 +630,19 @@ static bool sample_time(const struct pd_file *f, uint64_t off, uint64_t *t)
 	return true;
 }
 
-/* Minimum body sizes of the kernel records we interpret. */
-static size_t min_body(uint32_t type)
+/* Minimum sizes of the kernel records we interpret: the fixed part, and at
+ * least one byte of the string that follows it. */
+static size_t min_size(uint32_t type)
 {
 	switch (type) {
-	case PERF_RECORD_MMAP: return 32 + 1;
-	case PERF_RECORD_MMAP2: return 64 + 1;
-	case PERF_RECORD_COMM: return 8 + 1;
-	case PERF_RECORD_FORK: case PERF_RECORD_EXIT: return 24;
-	case PERF_RECORD_LOST: return 16;
-	case PERF_RECORD_KSYMBOL: return 16 + 1;
-	case PERF_RECORD_BPF_EVENT: return 16;
-	case PERF_RECORD_LOST_SAMPLES: return 8;
+	case PERF_RECORD_MMAP: return sizeof(struct pd_rec_mmap) + 1;
+	case PERF_RECORD_MMAP2: return sizeof(struct pd_rec_mmap2) + 1;
+	case PERF_RECORD_COMM: return sizeof(struct pd_rec_comm) + 1;
+	case PERF_RECORD_FORK: case PERF_RECORD_EXIT: return sizeof(struct pd_rec_fork);
+	case PERF_RECORD_LOST: return sizeof(struct pd_rec_lost);
+	case PERF_RECORD_KSYMBOL: return sizeof(struct pd_rec_ksymbol) + 1;
+	case PERF_RECORD_BPF_EVENT: return sizeof(struct pd_rec_bpf_event);
+	case PERF_RECORD_LOST_SAMPLES: return sizeof(struct pd_rec_lost_samples);
 	default: return 0;
 	}
 }
@@ -705,8 +701,8 @@ int pd_index(struct pd_file *f, char *err, size_t errlen)
 		}
 		if (hdr.size < sizeof(hdr) || (hdr.type < PD_RECORD_HEADER_ATTR && hdr.size % 8) ||
 		    hdr.size > end - off) {
-			seterr(err, errlen, "bad %s record at offset %llu: size %u %s", rec_name(hdr.type),
-			       (unsigned long long)off, hdr.size,
+			seterr(err, errlen, "bad %s record at offset %llu: size %u %s",
+			       pd_record_type_name(hdr.type), (unsigned long long)off, hdr.size,
 			       hdr.size > end - off ? "runs past the end of the data (truncated file)"
 						    : "is not a valid record size (corrupt file)");
 			ret = -EINVAL;
@@ -719,9 +715,9 @@ int pd_index(struct pd_file *f, char *err, size_t errlen)
 			ret = -EINVAL;
 			goto out;
 		}
-		if (hdr.type < PD_RECORD_HEADER_ATTR && hdr.size - sizeof(hdr) < min_body(hdr.type)) {
+		if (hdr.type < PD_RECORD_HEADER_ATTR && hdr.size < min_size(hdr.type)) {
 			seterr(err, errlen, "%s record at offset %llu is too short (%u bytes): corrupt file",
-			       rec_name(hdr.type), (unsigned long long)off, hdr.size);
+			       pd_record_type_name(hdr.type), (unsigned long long)off, hdr.size);
 			ret = -EINVAL;
 			goto out;
 		}

@@ -68,6 +68,10 @@ int pd_process(struct pd_file *f, pd_record_fn fn, void *ctx, char *err, size_t 
  * when available, else "tracepoint:<id>"). */
 char *pd_event_name_from_attr(const struct perf_event_attr *attr);
 
+/* "MMAP", "KSYMBOL", ... for a kernel record type, else "type <n>" (in a
+ * per-thread buffer overwritten by the next call). */
+const char *pd_record_type_name(uint32_t type);
+
 /* Feature string helpers for readers of sections: read a perf string at *pos
  * within [buf, buf+len); returns NULL if malformed. */
 const char *pd_feat_get_string(const void *buf, size_t len, size_t *pos);

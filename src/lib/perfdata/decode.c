@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "perfdata/decode.h"
+#include "log.h"
+#include "util.h"
+
+#include <errno.h>
+#include <string.h>
+
+/* Check the type and the fixed part, and copy the fixed part out. */
+static int take_fixed(const void *rec, size_t size, uint32_t type, const char *what,
+		      void *fixed, size_t fixed_size)
+{
+	struct perf_event_header h;
+	if (size < sizeof(h)) {
+		pr_debug("malformed %s record: %zu bytes, shorter than a record header", what, size);
+		return -EINVAL;
+	}
+	memcpy(&h, rec, sizeof(h));
+	if (h.type != type) {
+		pr_debug("record of type %u given to the %s decoder", h.type, what);
+		return -EINVAL;
+	}
+	if (size < fixed_size) {
+		pr_debug("malformed %s record: %zu bytes, shorter than its %zu-byte fixed part",
+			 what, size, fixed_size);
+		return -EINVAL;
+	}
+	memcpy(fixed, rec, fixed_size);
+	return 0;
+}
+
+/* The string that follows the fixed part, if it ends inside the record. */
+static const char *take_string(const void *rec, size_t size, size_t off, const char *what)
+{
+	const char *s = (const char *)rec + off;
+	if (off >= size || !memchr(s, '\0', size - off)) {
+		pr_debug("malformed %s record: its string does not end inside its %zu bytes",
+			 what, size);
+		return NULL;
+	}
+	return s;
+}
+
+int pd_decode_mmap(const void *rec, size_t size, struct pd_mmap *out)
+{
+	int err = take_fixed(rec, size, PERF_RECORD_MMAP, "MMAP", &out->rec, sizeof(out->rec));
+	if (err)
+		return err;
+	out->filename = take_string(rec, size, sizeof(out->rec), "MMAP");
+	return out->filename ? 0 : -EINVAL;
+}
+
+int pd_decode_mmap2(const void *rec, size_t size, struct pd_mmap2 *out)
+{
+	int err = take_fixed(rec, size, PERF_RECORD_MMAP2, "MMAP2", &out->rec, sizeof(out->rec));
+	if (err)
+		return err;
+	if ((out->rec.header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
+	    out->rec.build_id_size > PD_BUILD_ID_MAX) {
+		pr_debug("malformed MMAP2 record: build-id size %u, more than the %d bytes it has "
+			 "room for", out->rec.build_id_size, PD_BUILD_ID_MAX);
+		return -EINVAL;
+	}
+	out->filename = take_string(rec, size, sizeof(out->rec), "MMAP2");
+	return out->filename ? 0 : -EINVAL;
+}
+
+int pd_decode_comm(const void *rec, size_t size, struct pd_comm *out)
+{
+	int err = take_fixed(rec, size, PERF_RECORD_COMM, "COMM", &out->rec, sizeof(out->rec));
+	if (err)
+		return err;
+	out->comm = take_string(rec, size, sizeof(out->rec), "COMM");
+	return out->comm ? 0 : -EINVAL;
+}
+
+int pd_decode_fork(const void *rec, size_t size, struct pd_fork *out)
+{
+	struct perf_event_header h;
+	if (size >= sizeof(h)) {
+		memcpy(&h, rec, sizeof(h));
+		if (h.type == PERF_RECORD_EXIT)	/* same layout */
+			return take_fixed(rec, size, PERF_RECORD_EXIT, "EXIT", &out->rec,
+					  sizeof(out->rec));
+	}
+	return take_fixed(rec, size, PERF_RECORD_FORK, "FORK", &out->rec, sizeof(out->rec));
+}
+
+int pd_decode_lost(const void *rec, size_t size, struct pd_lost *out)
+{
+	return take_fixed(rec, size, PERF_RECORD_LOST, "LOST", &out->rec, sizeof(out->rec));
+}
+
+int pd_decode_lost_samples(const void *rec, size_t size, struct pd_lost_samples *out)
+{
+	return take_fixed(rec, size, PERF_RECORD_LOST_SAMPLES, "LOST_SAMPLES", &out->rec,
+			  sizeof(out->rec));
+}
+
+int pd_decode_ksymbol(const void *rec, size_t size, struct pd_ksymbol *out)
+{
+	int err = take_fixed(rec, size, PERF_RECORD_KSYMBOL, "KSYMBOL", &out->rec, sizeof(out->rec));
+	if (err)
+		return err;
+	out->name = take_string(rec, size, sizeof(out->rec), "KSYMBOL");
+	return out->name ? 0 : -EINVAL;
+}
+
+int pd_decode_bpf_event(const void *rec, size_t size, struct pd_bpf_event *out)
+{
+	return take_fixed(rec, size, PERF_RECORD_BPF_EVENT, "BPF_EVENT", &out->rec,
+			  sizeof(out->rec));
+}
+
+size_t pd_record_true_size(const void *rec, size_t size, size_t trailer_size, size_t name_max)
+{
+	struct perf_event_header h;
+	size_t want;
+	if (size < sizeof(h))
+		return size;
+	memcpy(&h, rec, sizeof(h));
+	if (h.type == PERF_RECORD_KSYMBOL) {
+		const size_t fixed = sizeof(struct pd_rec_ksymbol);
+		if (size <= fixed)
+			return size;
+		size_t max = size - fixed;
+		if (name_max && max > name_max)
+			max = name_max;
+		size_t n = strnlen((const char *)rec + fixed, max);
+		if (n == max)
+			return size;
+		want = fixed + ALIGN_UP(n + 1, 8) + trailer_size;
+	} else if (h.type == PERF_RECORD_BPF_EVENT) {
+		want = sizeof(struct pd_rec_bpf_event) + trailer_size;
+	} else {
+		return size;
+	}
+	return want < size ? want : size;
+}
