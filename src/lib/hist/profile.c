@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* A profile from a perf.data file: every record decoded (typed decoders),
+ * threads, maps and symbols into the machine, samples aggregated into a hist
+ * on two threads. See profile.h. */
+#include "hist/profile.h"
+#include "hist/aggregate.h"
+#include "hist/hist.h"
+#include "log.h"
+#include "perfdata/bpf_info.h"
+#include "perfdata/decode.h"
+#include "perfdata/reader.h"
+#include "sym/machine.h"
+#include "util.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+
+static enum addr_space misc_space(uint16_t misc)
+{
+	switch (misc & PERF_RECORD_MISC_CPUMODE_MASK) {
+	case PERF_RECORD_MISC_KERNEL: return AS_KERNEL;
+	case PERF_RECORD_MISC_USER: return AS_USER;
+	case PERF_RECORD_MISC_GUEST_KERNEL: return AS_GUEST_KERNEL;
+	case PERF_RECORD_MISC_GUEST_USER: return AS_GUEST_USER;
+	default: return AS_UNKNOWN;
+	}
+}
+
+static void on_sample(struct profile *rp, const struct pd_record *r)
+{
+	const struct pd_sample *s = &r->s;
+	const struct pd_event *ev = r->event;
+	if (!ev || (ev->attr.type == PERF_TYPE_SOFTWARE && ev->attr.config == PERF_COUNT_SW_DUMMY))
+		return;
+	if (!rp->sample_event)
+		rp->sample_event = ev;
+	struct agg_sample as = {
+		.pid = (int)s->pid,
+		.tid = (int)s->tid,
+		.cpu = (int)s->cpu,
+		/* Without PERIOD in the samples, every sample weighs the fixed
+		 * period (perf -c N); with a frequency it is 1. */
+		.period = (ev->attr.sample_type & PERF_SAMPLE_PERIOD) ? s->period
+			  : (!ev->attr.freq && ev->attr.sample_period ? ev->attr.sample_period : 1),
+		.space = misc_space(r->hdr->misc),
+		.callchain = s->callchain,
+		.nr_callchain = s->nr_callchain,
+		.ip = s->ip,
+	};
+	agg_add(rp->agg, &as);
+	rp->samples++;
+}
+
+/* A side-band record the decoders refused: skipped, counted, and the first
+ * one named in a warning after the report. */
+static void malformed(struct profile *rp, const struct pd_record *r)
+{
+	if (!rp->malformed++) {
+		rp->malformed_type = r->hdr->type;
+		rp->malformed_offset = r->offset;
+	}
+}
+
+static void on_mmap(struct profile *rp, const struct pd_record *r)
+{
+	bool kernel = misc_space(r->hdr->misc) == AS_KERNEL;
+	if (r->hdr->type == PERF_RECORD_MMAP) {
+		struct pd_mmap m;
+		if (pd_decode_mmap(r->hdr, r->hdr->size, &m) < 0) {
+			malformed(rp, r);
+			return;
+		}
+		/* MMAP records are for executable maps. */
+		machine_mmap(rp->m, (int)m.rec.pid, (int)m.rec.tid, m.rec.start, m.rec.len,
+			     m.rec.pgoff, m.filename, NULL, 0, PROT_EXEC, kernel);
+		return;
+	}
+	struct pd_mmap2 m;
+	if (pd_decode_mmap2(r->hdr, r->hdr->size, &m) < 0) {
+		malformed(rp, r);
+		return;
+	}
+	bool has_bid = m.rec.header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID;
+	machine_mmap(rp->m, (int)m.rec.pid, (int)m.rec.tid, m.rec.start, m.rec.len, m.rec.pgoff,
+		     m.filename, has_bid ? m.rec.build_id : NULL, has_bid ? m.rec.build_id_size : 0,
+		     m.rec.prot, kernel);
+}
+
+static int on_record(void *ctx, const struct pd_record *r)
+{
+	struct profile *rp = ctx;
+	const struct perf_event_header *h = r->hdr;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		on_sample(rp, r);
+		break;
+	case PERF_RECORD_COMM: {
+		struct pd_comm c;
+		if (pd_decode_comm(h, h->size, &c) < 0)
+			goto bad;
+		machine_comm(rp->m, (int)c.rec.pid, (int)c.rec.tid, c.comm,
+			     h->misc & PERF_RECORD_MISC_COMM_EXEC);
+		break;
+	}
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		on_mmap(rp, r);
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT: {
+		struct pd_fork fk;
+		if (pd_decode_fork(h, h->size, &fk) < 0)
+			goto bad;
+		if (h->type == PERF_RECORD_FORK)
+			machine_fork(rp->m, (int)fk.rec.pid, (int)fk.rec.tid, (int)fk.rec.ppid,
+				     (int)fk.rec.ptid);
+		else
+			machine_exit(rp->m, (int)fk.rec.pid, (int)fk.rec.tid);
+		break;
+	}
+	case PERF_RECORD_KSYMBOL: {
+		struct pd_ksymbol k;
+		if (pd_decode_ksymbol(h, h->size, &k) < 0)
+			goto bad;
+		machine_ksymbol(rp->m, k.rec.addr, k.rec.len, k.name,
+				k.rec.flags & PD_KSYMBOL_FLAGS_UNREGISTER);
+		break;
+	}
+	case PERF_RECORD_LOST: {
+		struct pd_lost l;
+		if (pd_decode_lost(h, h->size, &l) < 0)
+			goto bad;
+		rp->lost += l.rec.lost;
+		break;
+	}
+	case PERF_RECORD_LOST_SAMPLES: {
+		struct pd_lost_samples l;
+		if (pd_decode_lost_samples(h, h->size, &l) < 0)
+			goto bad;
+		if (h->misc & PD_RECORD_MISC_LOST_SAMPLES_BPF)
+			rp->filtered += l.rec.lost;	/* dropped on purpose by a BPF filter */
+		else
+			rp->lost += l.rec.lost;
+		break;
+	}
+	default:
+		break;
+	}
+	return 0;
+bad:
+	malformed(rp, r);
+	return 0;
+}
+
+static void on_bpf_prog(void *ctx, const struct bpf_prog_info *info)
+{
+	machine_bpf_prog_info(ctx, info);
+}
+
+int profile_build(struct profile *rp, struct pd_file *f, const struct profile_opts *o)
+{
+	char err[1024];
+	struct machine_opts mo = { .no_demangle = o->no_demangle, .live = true,
+				   .kallsyms = o->kallsyms };
+	memset(rp, 0, sizeof(*rp));
+	rp->m = machine_new(&mo);
+	rp->h = hist_new(&o->hist);
+	/* The idle task has no COMM record; perf calls it swapper. */
+	machine_comm(rp->m, 0, 0, "swapper", false);
+
+	/* The aggregation thread reads kallsyms while the records are validated
+	 * and ordered, then fills the hist while this thread decodes samples and
+	 * resolves user space; kernel addresses go to whichever thread is less
+	 * busy (see agg_add). */
+	uint64_t t_start = now_ns();
+	rp->agg = agg_new(rp->m, rp->h, true);
+	if (pd_index(f, err, sizeof(err)) < 0) {
+		pr_err("%s: %s", o->name, err);
+		return -EINVAL;
+	}
+
+	size_t flen;
+	const void *feat = pd_feature(f, PD_FEAT_BPF_PROG_INFO, &flen);
+	if (feat && pd_bpf_progs_decode(feat, flen, on_bpf_prog, rp->m) < 0)
+		pr_warn("%s: the BPF program info section is malformed; BPF programs are named from "
+			"KSYMBOL records only", o->name);
+
+	uint64_t t_indexed = now_ns();
+	if (pd_process(f, on_record, rp, err, sizeof(err)) < 0) {
+		pr_err("%s: %s", o->name, err);
+		return -EINVAL;
+	}
+	uint64_t t_decoded = now_ns();
+	agg_finish(rp->agg);
+	uint64_t t_joined = now_ns();
+	hist_finish(rp->h);
+	pr_debug("profile: %.1f ms to index the records, %.1f ms to decode them, %.1f ms more for "
+		 "the aggregation thread, %.1f ms to finish the hist",
+		 (double)(t_indexed - t_start) / 1e6, (double)(t_decoded - t_indexed) / 1e6,
+		 (double)(t_joined - t_decoded) / 1e6, (double)(now_ns() - t_joined) / 1e6);
+	return 0;
+}
+
+void profile_free(struct profile *p)
+{
+	agg_free(p->agg);
+	hist_free(p->h);
+	machine_free(p->m);
+	p->agg = NULL;
+	p->h = NULL;
+	p->m = NULL;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* A profile read from a perf.data file (ours or perf's):
+ *
+ *   struct profile p;
+ *   profile_build(&p, file, &opts);   decode, symbolize, aggregate into p.h
+ *   out_table(stdout, p.h, ...);      any output of out/out.h
+ *   profile_free(&p);
+ *
+ * Side-band records (COMM, MMAP/MMAP2, FORK/EXIT, KSYMBOL, BPF program info)
+ * build the machine; samples go to the aggregation thread (aggregate.h).
+ * Malformed side-band records are skipped and counted, never fatal. */
+#ifndef BPFPERF_PROFILE_H
+#define BPFPERF_PROFILE_H
+
+#include "hist/hist.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct pd_file;
+struct pd_event;
+struct machine;
+struct aggregator;
+
+struct profile_opts {
+	struct hist_opts hist;	/* sort keys, children, call chains */
+	bool no_demangle;	/* keep C++ symbols mangled */
+	const char *kallsyms;	/* kernel symbols from this file, or NULL (see machine.h) */
+	const char *name;	/* the file's name, for messages */
+};
+
+struct profile {
+	struct machine *m;
+	struct hist *h;		/* the result, finished */
+	struct aggregator *agg;
+	uint64_t samples;	/* samples aggregated */
+	uint64_t lost;		/* samples the kernel lost (ring buffer full) */
+	uint64_t filtered;	/* samples a BPF filter dropped on purpose */
+	const struct pd_event *sample_event;	/* the first sampled event */
+	uint64_t malformed;	/* side-band records skipped */
+	uint32_t malformed_type;	/* the first one's type and offset */
+	uint64_t malformed_offset;
+};
+
+/* Index and decode f into p (which it initializes). 0, or -EINVAL after
+ * reporting a file that cannot be read. Free p with profile_free either way. */
+int profile_build(struct profile *p, struct pd_file *f, const struct profile_opts *o);
+void profile_free(struct profile *p);
+
+#endif
