@@ -46,11 +46,8 @@ static int filter_attach(void *ctx, struct recording *r)
 	struct record_filter *f = ctx;
 	int err = bpfobj_open_perf_event_progs(f->path, f->sets, f->nr_sets, &f->filter, &f->prog_fds,
 					       &f->nr_prog_fds);
-	if (err) {
-		if (err == -ENOENT)
-			pr_err("%s has no SEC(\"perf_event\") program to use as a sample filter", f->path);
+	if (err)	/* reported (also a missing perf_event program) */
 		return err < 0 ? err : -EINVAL;
-	}
 	if (f->nr_prog_fds != 1) {
 		pr_err("%s has %d perf_event programs; a sample filter object must have exactly one",
 		       f->path, f->nr_prog_fds);
