@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The BPF sample filter hook: see filter.h. */
+#include "record/filter.h"
+#include "bpfobj/bpfobj.h"
+#include "log.h"
+#include "perfdata/format.h"
+#include "util.h"
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+struct record_filter {
+	const char *path;
+	char *const *sets;
+	int nr_sets;
+	struct bpfobj *filter;	/* the object, once open */
+	int *prog_fds, nr_prog_fds;
+	bool counted;		/* dropped is known */
+	uint64_t dropped;
+};
+
+struct record_filter *record_filter_new(const char *path, char *const *sets, int nr_sets)
+{
+	struct record_filter *f = xcalloc(1, sizeof(*f));
+	f->path = path;
+	f->sets = sets;
+	f->nr_sets = nr_sets;
+	return f;
+}
+
+/* The kernel counts the samples a program drops only with the lost counts. */
+static int filter_configure(void *ctx, struct recording *r)
+{
+	(void)ctx;
+	recording_want_lost_counts(r);
+	return 0;
+}
+
+/* The object's perf_event program filters every sampling event. */
+static int filter_attach(void *ctx, struct recording *r)
+{
+	struct record_filter *f = ctx;
+	int err = bpfobj_open_perf_event_progs(f->path, f->sets, f->nr_sets, &f->filter, &f->prog_fds,
+					       &f->nr_prog_fds);
+	if (err)	/* reported (also a missing perf_event program) */
+		return err < 0 ? err : -EINVAL;
+	if (f->nr_prog_fds != 1) {
+		pr_err("%s has %d perf_event programs; a sample filter object must have exactly one",
+		       f->path, f->nr_prog_fds);
+		return -EINVAL;
+	}
+	size_t n;
+	const int *fds = recording_sample_fds(r, &n);
+	for (size_t i = 0; i < n; i++) {
+		if (ioctl(fds[i], PERF_EVENT_IOC_SET_BPF, f->prog_fds[0]) < 0) {
+			int e = errno;
+			pr_err("cannot attach the filter from %s to the sampled event: %s%s", f->path,
+			       strerror(e), e == EEXIST ? " (the event already has a program)" : "");
+			return -e;
+		}
+	}
+	return 0;
+}
+
+/* The filter's own count of dropped samples: a global `__u64 dropped` in
+ * its .bss (the convention of examples/sample_filter.bpf.c). -1 if absent. */
+static int64_t filter_dropped_global(struct record_filter *r)
+{
+	struct bpf_object *obj = bpfobj_object(r->filter);
+	struct btf *btf = obj ? bpf_object__btf(obj) : NULL;
+	if (!btf)
+		return -1;
+	int sec = btf__find_by_name_kind(btf, ".bss", BTF_KIND_DATASEC);
+	if (sec < 0)
+		return -1;
+	const struct btf_type *t = btf__type_by_id(btf, (uint32_t)sec);
+	const struct btf_var_secinfo *vs = btf_var_secinfos(t);
+	for (int i = 0; i < btf_vlen(t); i++, vs++) {
+		const struct btf_type *v = btf__type_by_id(btf, vs->type);
+		if (!v || strcmp(btf__name_by_offset(btf, v->name_off), "dropped") || vs->size != 8)
+			continue;
+		void *vals = NULL;
+		size_t stride = 0;
+		int n = 0;
+		if (bpfobj_map_read(r->filter, ".bss", NULL, &vals, &stride, &n) || n < 1 ||
+		    vs->offset + 8 > stride) {
+			free(vals);
+			return -1;
+		}
+		uint64_t d;
+		memcpy(&d, (uint8_t *)vals + vs->offset, 8);
+		free(vals);
+		return (int64_t)d;
+	}
+	return -1;
+}
+
+/* The number of dropped samples as a LOST_SAMPLES record marked as BPF
+ * drops. The kernel counts filter drops from Linux 6.13 on, but only in
+ * its lost count (with ring buffer losses); a filter that counts its own
+ * drops is exact. */
+static int filter_finish(void *ctx, struct recording *r)
+{
+	struct record_filter *f = ctx;
+	int64_t dropped = filter_dropped_global(f);
+	if (dropped < 0) {
+		int64_t lost_total = recording_kernel_lost(r);
+		struct recording_stats st;
+		recording_stats_now(r, &st);
+		if (lost_total >= 0)
+			dropped = (uint64_t)lost_total > st.lost ? lost_total - (int64_t)st.lost : 0;
+	}
+	if (dropped < 0) {
+		pr_warn("the number of samples the filter dropped is unknown: this kernel does not "
+			"count them and %s has no `__u64 dropped` counter", f->path);
+		return 0;
+	}
+	f->dropped = (uint64_t)dropped;
+	f->counted = true;
+	size_t id_hdr_size = recording_id_hdr_size(r), nids;
+	const uint64_t *ids = recording_ids(r, 0, &nids);
+	struct {
+		struct perf_event_header h;
+		uint64_t lost;
+		uint64_t trailer[8];
+	} rec = { 0 };
+	rec.h.type = PERF_RECORD_LOST_SAMPLES;
+	rec.h.misc = PD_RECORD_MISC_LOST_SAMPLES_BPF;
+	rec.h.size = (uint16_t)(sizeof(rec.h) + 8 + id_hdr_size);
+	rec.lost = f->dropped;
+	rec.trailer[id_hdr_size / 8 - 1] = nids ? ids[0] : 0;
+	return recording_write(r, &rec, rec.h.size);
+}
+
+struct recording_hook record_filter_hook(struct record_filter *f)
+{
+	return (struct recording_hook){
+		.name = "BPF sample filter",
+		.configure = filter_configure,
+		.after_open = filter_attach,
+		.before_finish = filter_finish,
+		.ctx = f,
+	};
+}
+
+bool record_filter_dropped(const struct record_filter *f, uint64_t *dropped)
+{
+	*dropped = f->dropped;
+	return f->counted;
+}
+
+void record_filter_free(struct record_filter *f)
+{
+	if (!f)
+		return;
+	free(f->prog_fds);
+	if (f->filter)
+		bpfobj_close(f->filter);
+	free(f);
+}

@@ -1,0 +1,519 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The recording's lifecycle and its events: see record.h. */
+#include "record/internal.h"
+#include "log.h"
+#include "perfdata/writer.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+static int emit_record(void *ctx, const void *rec, size_t len)
+{
+	struct recording *r = ctx;
+	r->records++;
+	return pd_writer_write(r->w, rec, len);
+}
+
+static struct rec_event *new_event(struct recording *r)
+{
+	ARRAY_GROW(r->events, r->events_cap, r->nevents + 1);
+	struct rec_event *e = &r->events[r->nevents++];
+	memset(e, 0, sizeof(*e));
+	return e;
+}
+
+static void report_open_error(const struct rec_event *e, int err, int cpu)
+{
+	switch (-err) {
+	case EACCES:
+	case EPERM: {
+		char *p = read_file("/proc/sys/kernel/perf_event_paranoid", NULL);
+		pr_err("cannot open event '%s' on CPU %d: permission denied (kernel.perf_event_paranoid = %d); "
+		       "run as root or grant CAP_PERFMON", e->name, cpu, p ? atoi(p) : -1);
+		free(p);
+		break;
+	}
+	case ENOENT:
+	case EOPNOTSUPP:
+	case ENODEV:
+		pr_err("event '%s' is not supported on this machine (%s); the 'cpu-clock' event "
+		       "works everywhere", e->name, log_strerr(err));
+		break;
+	case EMFILE:
+		pr_err("cannot open event '%s': too many open files; raise the limit with 'ulimit -n'",
+		       e->name);
+		break;
+	case ESRCH:
+		pr_err("cannot open event '%s': the target process is gone", e->name);
+		break;
+	case EINVAL: {
+		char *p = read_file("/proc/sys/kernel/perf_event_max_sample_rate", NULL);
+		pr_err("cannot open event '%s' on CPU %d: invalid argument; the frequency may be above "
+		       "kernel.perf_event_max_sample_rate (%d) or the event does not support sampling",
+		       e->name, cpu, p ? atoi(p) : -1);
+		free(p);
+		break;
+	}
+	default:
+		pr_err("cannot open event '%s' on CPU %d: %s", e->name, cpu, log_strerr(err));
+	}
+}
+
+static int ring_for_cpu(struct recording *r, int cpu)
+{
+	for (int i = 0; i < r->nrings; i++)
+		if (r->rings[i].cpu == cpu)
+			return i;
+	return -1;
+}
+
+/* Route fd's records into the CPU's ring (mapping it on first use).
+ * 0, or 1 when the failure is already reported. */
+static int route_to_ring(struct recording *r, int fd, int cpu)
+{
+	int ri = ring_for_cpu(r, cpu);
+	if (ri < 0) {
+		r->rings = xrealloc(r->rings, sizeof(*r->rings) * (size_t)(r->nrings + 1));
+		struct perf_ring *ring = &r->rings[r->nrings];
+		memset(ring, 0, sizeof(*ring));
+		ring->cpu = cpu;
+		int err = perf_ring_map(ring, fd, r->opts.mmap_pages);
+		if (err) {
+			if (err == -EPERM || err == -ENOMEM)
+				pr_err("cannot map a %zu KiB ring buffer for CPU %d: %s; use fewer ring "
+				       "buffer pages or raise kernel.perf_event_mlock_kb",
+				       r->opts.mmap_pages * 4, cpu, log_strerr(err));
+			else
+				pr_err("cannot map the ring buffer for CPU %d: %s", cpu, log_strerr(err));
+			return 1;
+		}
+		r->nrings++;
+	} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->rings[ri].fd) < 0) {
+		int err = -errno;
+		pr_err("cannot share the CPU %d ring buffer between events: %s", cpu, log_strerr(err));
+		return 1;
+	}
+	return 0;
+}
+
+/* Open one fd; route it into the CPU's ring. -errno (not reported), or 1
+ * (reported). */
+static int open_one(struct recording *r, int ev, pid_t pid, int cpu)
+{
+	struct rec_event *e = &r->events[ev];
+	int fd = sys_perf_event_open(&e->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && errno == EINVAL && (e->attr.read_format & PERF_FORMAT_LOST)) {
+		/* Before Linux 6.0: no lost-sample count (BPF filter drops). */
+		e->attr.read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+		r->read_lost = false;
+		fd = sys_perf_event_open(&e->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	}
+	if (fd < 0 && errno == EINVAL && e->attr.build_id) {
+		/* Kernels before 5.12 have no build ids in MMAP2. */
+		e->attr.build_id = 0;
+		fd = sys_perf_event_open(&e->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	}
+	if (fd < 0)
+		return -errno;
+	ARRAY_GROW(r->fds, r->fds_cap, r->nfds + 1);
+	r->fds[r->nfds++] = (struct rec_fd){ .fd = fd, .event = ev, .cpu = cpu };
+	if (e->kind == REC_EV_SAMPLING) {
+		ARRAY_GROW(r->sample_fds, r->sample_fds_cap, r->nsample_fds + 1);
+		r->sample_fds[r->nsample_fds++] = fd;
+	}
+	uint64_t id = 0;
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
+		return -errno;
+	ARRAY_GROW(e->ids, e->ids_cap, e->nids + 1);
+	e->ids[e->nids++] = id;
+	return route_to_ring(r, fd, cpu);
+}
+
+static bool per_task(const struct recording *r)
+{
+	return !r->opts.system_wide && (r->opts.workload_pid > 0 || r->opts.nr_threads > 0);
+}
+
+/* The sampling events' attrs from their specs (the first one also tracks
+ * mmaps, comms and tasks). */
+static int parse_events(struct recording *r, uint64_t sample_type)
+{
+	const struct recording_opts *o = &r->opts;
+	const char *fallback[1];
+	const char *const *specs = o->events;
+	size_t n = o->nr_events;
+	if (n == 0) {
+		if (event_hw_available()) {
+			fallback[0] = "cycles";
+		} else {
+			pr_warn("no hardware 'cycles' event on this machine (no PMU, e.g. a VM): "
+				"sampling 'cpu-clock' instead");
+			fallback[0] = "cpu-clock";
+		}
+		specs = fallback;
+		n = 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct rec_event *e = new_event(r);
+		char err[512];
+		if (event_parse(specs[i], &e->attr, &e->name, err, sizeof(err)) < 0) {
+			pr_err("%s", err);
+			return -EINVAL;
+		}
+		e->kind = REC_EV_SAMPLING;
+		e->attr.size = sizeof(e->attr);
+		e->attr.sample_type = sample_type;
+		if (o->period) {
+			e->attr.sample_period = o->period;
+		} else if (e->attr.type == PERF_TYPE_TRACEPOINT) {
+			e->attr.sample_period = 1;	/* every tracepoint hit, like perf */
+		} else {
+			e->attr.freq = 1;
+			e->attr.sample_freq = o->freq ? o->freq : RECORDING_DEFAULT_FREQ;
+		}
+		e->attr.sample_id_all = 1;
+		e->attr.disabled = 1;
+		e->attr.inherit = per_task(r) && o->inherit;
+		e->attr.enable_on_exec = per_task(r) && o->workload_pid > 0;
+		e->attr.exclude_guest = 1;
+		e->attr.watermark = 1;
+		e->attr.wakeup_watermark = (uint32_t)(o->mmap_pages * (size_t)sysconf(_SC_PAGESIZE) / 4);
+		if (i == 0) {	/* the tracking event */
+			e->attr.mmap = 1;
+			e->attr.mmap2 = 1;
+			e->attr.comm = 1;
+			e->attr.comm_exec = 1;
+			e->attr.task = 1;
+			e->attr.build_id = 1;
+		}
+	}
+	return 0;
+}
+
+/* Side band: BPF program loads/unloads, system-wide, waking us at once so
+ * that program info is read while the program exists. */
+static void add_sideband(struct recording *r, uint64_t sample_type)
+{
+	struct rec_event *sb = new_event(r);
+	sb->kind = REC_EV_SIDEBAND;
+	sb->name = xstrdup("dummy:u");
+	sb->attr.size = sizeof(sb->attr);
+	sb->attr.type = PERF_TYPE_SOFTWARE;
+	sb->attr.config = PERF_COUNT_SW_DUMMY;
+	sb->attr.sample_type = sample_type;
+	sb->attr.sample_id_all = 1;
+	sb->attr.ksymbol = 1;
+	sb->attr.bpf_event = 1;
+	sb->attr.exclude_kernel = 1;
+	sb->attr.exclude_hv = 1;
+	sb->attr.wakeup_events = 1;
+	sb->attr.sample_period = 1;
+}
+
+/* Open event ev on cpu: once system wide, or once per task. */
+static int open_on_cpu(struct recording *r, int ev, int cpu)
+{
+	const struct recording_opts *o = &r->opts;
+	struct rec_event *e = &r->events[ev];
+	bool tasks = per_task(r) && (e->kind == REC_EV_SAMPLING || e->per_task);
+	size_t nt = tasks ? (o->workload_pid > 0 ? 1 : o->nr_threads) : 1;
+	for (size_t t = 0; t < nt; t++) {
+		pid_t pid = !tasks ? -1 : (o->workload_pid > 0 ? o->workload_pid : o->threads[t]);
+		int err = open_one(r, ev, pid, cpu);
+		if (err < 0) {
+			if (e->kind == REC_EV_SIDEBAND) {
+				pr_warn_once("cannot record BPF program load/unload events (%s): "
+					     "BPF programs loaded during the recording may show as "
+					     "unknown; needs Linux 5.1+ and CAP_PERFMON",
+					     log_strerr(err));
+				continue;
+			}
+			if (err == -ESRCH && o->nr_threads > 1)
+				continue;	/* a thread exited meanwhile */
+			report_open_error(e, err, cpu);
+			return err;
+		}
+		if (err > 0)
+			return -EIO;
+	}
+	return 0;
+}
+
+static int setup_events(struct recording *r)
+{
+	uint64_t sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			       PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	if (r->opts.callchain)
+		sample_type |= PERF_SAMPLE_CALLCHAIN;
+	int err = parse_events(r, sample_type);
+	if (err)
+		return err;
+	r->id_hdr_size = pd_sample_id_size(sample_type);
+
+	r->configuring = true;
+	for (size_t h = 0; h < r->opts.nr_hooks && !err; h++)
+		if (r->opts.hooks[h].configure)
+			err = r->opts.hooks[h].configure(r->opts.hooks[h].ctx, r);
+	r->configuring = false;
+	if (err)
+		return err;
+	add_sideband(r, sample_type);
+
+	for (int c = 0; c < r->opts.nr_cpus; c++) {
+		if (!r->opts.cpus[c])
+			continue;
+		for (size_t i = 0; i < r->nevents; i++)
+			if ((err = open_on_cpu(r, (int)i, c)))
+				return err;
+	}
+	if (r->nrings == 0) {
+		pr_err("no event could be opened on the selected CPUs");
+		return -ENODEV;
+	}
+	r->pfd = xcalloc((size_t)r->nrings, sizeof(*r->pfd));
+	for (int i = 0; i < r->nrings; i++) {
+		r->pfd[i].fd = r->rings[i].fd;
+		r->pfd[i].events = POLLIN;
+	}
+	return 0;
+}
+
+static void report_write_error(const struct recording *r, int err)
+{
+	pr_err("cannot write %s: %s (disk full?)", r->opts.output, log_strerr(err));
+}
+
+/* The file with its attrs, then the state that exists before the
+ * recording, as perf synthesizes it. */
+static int create_file(struct recording *r)
+{
+	int err;
+	r->w = pd_writer_create(r->opts.output, &err);
+	if (!r->w) {
+		pr_err("cannot create %s: %s; check the directory and its permissions", r->opts.output,
+		       log_strerr(err));
+		return err;
+	}
+	for (size_t i = 0; i < r->nevents; i++)
+		pd_writer_add_attr(r->w, &r->events[i].attr, r->events[i].name, r->events[i].ids,
+				   r->events[i].nids);
+	if ((err = pd_writer_begin(r->w))) {
+		pr_err("cannot write %s: %s", r->opts.output, log_strerr(err));
+		return err;
+	}
+	r->synth.emit = emit_record;
+	r->synth.ctx = r;
+	r->synth.sample_type = r->events[0].attr.sample_type;
+	r->synth.id = r->events[0].nids ? r->events[0].ids[0] : 0;
+	if ((err = synth_kernel_mmap(&r->synth)))
+		goto write_err;
+	if (r->opts.system_wide)
+		err = synth_all_processes(&r->synth, r->opts.workload_pid > 0 ? r->opts.workload_pid : -1);
+	else
+		for (size_t i = 0; i < r->opts.nr_threads && !err; i++) {
+			int e2 = synth_process(&r->synth, r->opts.threads[i]);
+			err = e2 == -ESRCH ? 0 : e2;
+		}
+	if (err)
+		goto write_err;
+	if ((err = synth_bpf_programs(&r->synth)) && err != -EPERM)
+		goto write_err;
+	pd_writer_commit(r->w);
+	return 0;
+write_err:
+	report_write_error(r, err);
+	return err;
+}
+
+int recording_open(const struct recording_opts *opts, struct recording **out)
+{
+	struct recording *r = xcalloc(1, sizeof(*r));
+	int err;
+	r->opts = *opts;
+	if (!r->opts.mmap_pages)
+		r->opts.mmap_pages = RECORDING_DEFAULT_PAGES;
+	*out = NULL;
+	if ((err = setup_events(r)))
+		goto fail;
+	for (size_t h = 0; h < r->opts.nr_hooks && !err; h++)
+		if (r->opts.hooks[h].after_open)
+			err = r->opts.hooks[h].after_open(r->opts.hooks[h].ctx, r);
+	if (err || (err = create_file(r)))
+		goto fail;
+	*out = r;
+	return 0;
+fail:
+	recording_close(r);
+	return err < 0 ? err : -EIO;
+}
+
+int recording_enable(struct recording *r)
+{
+	/* Per-task events of a workload start at its exec (enable_on_exec);
+	 * the side-band event is enabled from its open. */
+	if (per_task(r) && r->opts.workload_pid > 0)
+		return 0;
+	for (size_t i = 0; i < r->nfds; i++)
+		ioctl(r->fds[i].fd, PERF_EVENT_IOC_ENABLE, 0);
+	return 0;
+}
+
+int recording_poll(void *ctx, int timeout_ms)
+{
+	struct recording *r = ctx;
+	poll(r->pfd, (nfds_t)r->nrings, timeout_ms);
+	int err = rec_drain_all(r);
+	if (err)
+		report_write_error(r, err);
+	return err;
+}
+
+int recording_stop(struct recording *r)
+{
+	for (size_t i = 0; i < r->nfds; i++)
+		ioctl(r->fds[i].fd, PERF_EVENT_IOC_DISABLE, 0);
+	int err = rec_drain_all(r);
+	if (err)
+		report_write_error(r, err);
+	return err;
+}
+
+int recording_finish(struct recording *r, struct recording_stats *stats)
+{
+	int err = 0;
+	for (size_t h = 0; h < r->opts.nr_hooks && !err; h++)
+		if (r->opts.hooks[h].before_finish)
+			err = r->opts.hooks[h].before_finish(r->opts.hooks[h].ctx, r);
+	if (err)
+		return err;
+	if ((err = pd_writer_commit(r->w))) {
+		report_write_error(r, err);
+		return err;
+	}
+	rec_add_features(r);
+	if ((err = pd_writer_finish(r->w))) {
+		pr_err("cannot finish %s: %s", r->opts.output, log_strerr(err));
+		return err;
+	}
+	if (stats)
+		recording_stats_now(r, stats);
+	return 0;
+}
+
+void recording_close(struct recording *r)
+{
+	if (!r)
+		return;
+	for (int i = 0; i < r->nrings; i++)
+		perf_ring_unmap(&r->rings[i]);
+	for (size_t i = 0; i < r->nfds; i++)
+		close(r->fds[i].fd);
+	free(r->fds);
+	free(r->rings);
+	free(r->pfd);
+	for (size_t i = 0; i < r->nevents; i++) {
+		free(r->events[i].name);
+		free(r->events[i].ids);
+	}
+	free(r->events);
+	synth_free(&r->synth);
+	pd_writer_free(r->w);
+	free(r->sample_fds);
+	free(r);
+}
+
+/* ---- for hooks ---- */
+
+const int *recording_sample_fds(const struct recording *r, size_t *n)
+{
+	*n = r->nsample_fds;
+	return r->sample_fds;
+}
+
+size_t recording_nr_events(const struct recording *r)
+{
+	return r->nevents;
+}
+
+const struct perf_event_attr *recording_attr(const struct recording *r, size_t i)
+{
+	return i < r->nevents ? &r->events[i].attr : NULL;
+}
+
+const uint64_t *recording_ids(const struct recording *r, size_t i, size_t *n)
+{
+	*n = i < r->nevents ? r->events[i].nids : 0;
+	return *n ? r->events[i].ids : NULL;
+}
+
+size_t recording_id_hdr_size(const struct recording *r)
+{
+	return r->id_hdr_size;
+}
+
+void recording_stats_now(const struct recording *r, struct recording_stats *s)
+{
+	s->samples = r->samples;
+	s->lost = r->lost;
+	s->records = r->records;
+	s->data_bytes = r->w ? pd_writer_data_size(r->w) : 0;
+	s->bpf_progs_missed = r->synth.progs_missed;
+}
+
+void recording_want_lost_counts(struct recording *r)
+{
+	for (size_t i = 0; i < r->nevents; i++)
+		if (r->events[i].kind == REC_EV_SAMPLING)
+			r->events[i].attr.read_format = PERF_FORMAT_LOST;
+	r->read_lost = true;
+}
+
+int64_t recording_kernel_lost(const struct recording *r)
+{
+	if (!r->read_lost)
+		return -1;
+	int64_t total = 0;
+	for (size_t i = 0; i < r->nsample_fds; i++) {
+		uint64_t v[2];
+		if (read(r->sample_fds[i], v, sizeof(v)) != (ssize_t)sizeof(v))
+			return -1;
+		total += (int64_t)v[1];
+	}
+	return total;
+}
+
+int recording_add_event(struct recording *r, const struct perf_event_attr *attr, const char *name,
+			bool per_task_ev)
+{
+	if (!r->configuring) {
+		pr_err("cannot add event '%s' to a recording that is already open", name);
+		return -EBUSY;
+	}
+	struct rec_event *e = new_event(r);
+	e->attr = *attr;
+	e->attr.size = sizeof(e->attr);
+	e->name = xstrdup(name);
+	e->kind = REC_EV_ADDED;
+	e->per_task = per_task_ev;
+	return (int)(r->nevents - 1);
+}
+
+int recording_event_fd(const struct recording *r, size_t i, int cpu)
+{
+	for (size_t k = 0; k < r->nfds; k++)
+		if ((size_t)r->fds[k].event == i && r->fds[k].cpu == cpu)
+			return r->fds[k].fd;
+	return -1;
+}
+
+int recording_write(struct recording *r, const void *rec, size_t len)
+{
+	int err = pd_writer_write(r->w, rec, len);
+	if (err)
+		report_write_error(r, err);
+	return err;
+}
