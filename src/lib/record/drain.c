@@ -7,6 +7,7 @@
 #include "record/internal.h"
 #include "log.h"
 #include "perfdata/bpf_info.h"
+#include "perfdata/decode.h"
 #include "perfdata/writer.h"
 #include "util.h"
 
@@ -48,36 +49,33 @@ static int write_range(struct recording *r, const struct iovec *iov, size_t from
 	return n ? pd_writer_writev(r->w, out, n) : 0;
 }
 
-/* The real size of a KSYMBOL or BPF_EVENT record. The kernel computes their
- * header size once and adds the sample_id size for every event it writes
- * the record to (perf_event_ksymbol_output/perf_event_bpf_output do not
- * restore it), so when several events listen (another profiler, or one per
- * CPU and task), the size in the header is too large and garbage follows the
- * record. Returns 0 when the header is right. */
-static size_t sideband_true_size(struct recording *r, const struct iovec *iov, size_t off,
-				 const struct perf_event_header *h)
+/* A side-band record we look at (lost counts, BPF program loads), copied
+ * out of the ring into rec (they are rare and small). Returns its real size
+ * when the kernel inflated the size in its header (see pd_record_true_size),
+ * else 0. */
+static size_t note_sideband(struct recording *r, const uint8_t *rec, size_t size)
 {
-	size_t body;
-	if (h->type == PERF_RECORD_KSYMBOL) {
-		char name[512];
-		size_t max = h->size > 24 ? h->size - 24 : 0;
-		if (max > sizeof(name))
-			max = sizeof(name);
-		iov_copy(iov, off + 24, name, max);
-		size_t n = strnlen(name, max);
-		if (n == max)
-			return 0;
-		body = 16 + ALIGN_UP(n + 1, 8);
-	} else if (h->type == PERF_RECORD_BPF_EVENT) {
-		body = 16;
-	} else {
+	const struct perf_event_header *h = (const void *)rec;
+	struct pd_lost l;
+	struct pd_bpf_event b;
+	if (h->type == PERF_RECORD_LOST) {
+		if (pd_decode_lost(rec, size, &l) == 0)
+			r->lost += l.rec.lost;
 		return 0;
 	}
-	size_t want = sizeof(*h) + body + r->id_hdr_size;
-	return want < h->size ? want : 0;
+	if (h->type == PERF_RECORD_BPF_EVENT && pd_decode_bpf_event(rec, size, &b) == 0 &&
+	    b.rec.type == PD_BPF_EVENT_PROG_LOAD) {
+		int e = synth_bpf_program(&r->synth, b.rec.id, false);
+		if (e)
+			pr_debug("BPF program %u was unloaded before its info could be saved: %s",
+				 b.rec.id, log_strerr(e));
+	}
+	size_t t = pd_record_true_size(rec, size, r->id_hdr_size, 512);
+	return t < size ? t : 0;
 }
 
-/* Look at the records (counts, BPF loads), then append them to the file. */
+/* Look at the records (counts, BPF loads), then append them to the file:
+ * samples are counted from their header alone and copied in runs. */
 static int drain_ring(struct recording *r, struct perf_ring *ring)
 {
 	struct iovec iov[2];
@@ -91,43 +89,21 @@ static int drain_ring(struct recording *r, struct perf_ring *ring)
 		iov_copy(iov, off, &h, sizeof(h));
 		if (h.size < sizeof(h) || off + h.size > len)
 			break;
-		switch (h.type) {
-		case PERF_RECORD_SAMPLE:
+		if (h.type == PERF_RECORD_SAMPLE) {
 			r->samples++;
-			break;
-		case PERF_RECORD_LOST: {
-			uint64_t v[2];
-			iov_copy(iov, off + sizeof(h), v, sizeof(v));
-			r->lost += v[1];
-			break;
-		}
-		case PERF_RECORD_BPF_EVENT: {
-			uint16_t type;
-			uint32_t id;
-			iov_copy(iov, off + sizeof(h), &type, 2);
-			iov_copy(iov, off + sizeof(h) + 4, &id, 4);
-			if (type == PD_BPF_EVENT_PROG_LOAD) {
-				int e = synth_bpf_program(&r->synth, id, false);
-				if (e)
-					pr_debug("BPF program %u was unloaded before its info could be "
-						 "saved: %s", id, log_strerr(e));
-			}
-			break;
-		}
-		default:
-			break;
-		}
-		size_t fixed = sideband_true_size(r, iov, off, &h);
-		if (fixed && !err) {
-			/* Write what precedes it, then the record with its real size. */
+		} else if (h.type == PERF_RECORD_LOST || h.type == PERF_RECORD_BPF_EVENT ||
+			   h.type == PERF_RECORD_KSYMBOL) {
 			uint8_t rec[65536];
-			err = write_range(r, iov, done, off);
-			iov_copy(iov, off, rec, fixed);
-			struct perf_event_header *fh = (void *)rec;
-			fh->size = (uint16_t)fixed;
-			if (!err)
-				err = pd_writer_write(r->w, rec, fixed);
-			done = off + h.size;
+			iov_copy(iov, off, rec, h.size);
+			size_t fixed = note_sideband(r, rec, h.size);
+			if (fixed && !err) {
+				/* Write what precedes it, then the record with its real size. */
+				err = write_range(r, iov, done, off);
+				((struct perf_event_header *)rec)->size = (uint16_t)fixed;
+				if (!err)
+					err = pd_writer_write(r->w, rec, fixed);
+				done = off + h.size;
+			}
 		}
 		r->records++;
 		off += h.size;
