@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "event/event.h"
 #include "log.h"
+#include "skel/skel.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -52,27 +53,10 @@ static const struct named_event named_events[] = {
 	{ "dummy", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY },
 };
 
-const char *tracefs_path(void)
-{
-	static const char *const paths[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-	struct stat st;
-	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
-		char p[128];
-		snprintf(p, sizeof(p), "%s/events", paths[i]);
-		if (stat(p, &st) == 0)
-			return paths[i];
-	}
-	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0 &&
-	    stat("/sys/kernel/tracing/events", &st) == 0)
-		return "/sys/kernel/tracing";
-	return NULL;
-}
-
-
 static int parse_tracepoint(const char *sys, const char *ev, struct perf_event_attr *attr,
 			    char *err, size_t errlen)
 {
-	const char *tfs = tracefs_path();
+	const char *tfs = tracefs_dir();
 	if (!tfs) {
 		snprintf(err, errlen, "tracepoint %s:%s: tracefs is not mounted and cannot be mounted "
 			 "(mount -t tracefs nodev /sys/kernel/tracing as root)", sys, ev);

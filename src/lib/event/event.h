@@ -25,9 +25,6 @@ int event_parse(const char *spec, struct perf_event_attr *attr, char **name, cha
 /* Does this machine have a hardware PMU that can count/sample cycles? */
 bool event_hw_available(void);
 
-/* Mount tracefs if needed; returns its path or NULL. */
-const char *tracefs_path(void);
-
 /* A perf mmap ring: 1 control page + 2^n data pages. */
 struct perf_ring {
 	int fd;

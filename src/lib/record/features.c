@@ -3,6 +3,7 @@
  * command line, tracepoint formats and the BPF programs seen. */
 #include "record/internal.h"
 #include "log.h"
+#include "skel/skel.h"
 #include "perfdata/bpf_info.h"
 #include "perfdata/tracing_data.h"
 #include "perfdata/writer.h"
@@ -29,7 +30,7 @@ static void add_tracing_data(struct recording *r, struct strbuf *b)
 		attrs[i] = &r->events[i].attr;
 		has_tp |= attrs[i]->type == PERF_TYPE_TRACEPOINT;
 	}
-	const char *tfs = has_tp ? tracefs_path() : NULL;
+	const char *tfs = has_tp ? tracefs_dir() : NULL;
 	if (tfs) {
 		int err = pd_tracing_data_build(b, tfs, attrs, r->nevents);
 		if (err)
