@@ -143,15 +143,19 @@ static void say_design(const struct trace_cli *o, const struct trace *tr)
 	}
 }
 
+static bool want_summary(const struct trace_cli *o)
+{
+	return o->summary_only || o->with_summary || o->errno_summary;
+}
+
 /* The summary, the flush of the output and what was lost. */
 static void finish_output(const struct trace_cli *o, struct trace *tr, struct trace_printer *p)
 {
 	struct trace_summary s;
-	bool summary = o->summary_only || o->with_summary || o->errno_summary;
 	trace_summary(tr, &s);
-	if (summary && o->json)
+	if (want_summary(o) && o->json)
 		trace_print_summary_json(p, &s, o->summary_only);
-	else if (summary)
+	else if (want_summary(o))
 		trace_print_summary_text(p, &s);
 	if (fflush(p->out) != 0 || ferror(p->out))
 		pr_err("writing the trace failed: %s", strerror(errno));
@@ -189,7 +193,7 @@ static int run_trace(const struct trace_cli *o, struct workload *wl, struct trac
 		.table = p->table,
 		.enabled = enabled,
 		.events = !o->summary_only,
-		.summary = o->summary_only || o->with_summary || o->errno_summary,
+		.summary = want_summary(o),
 		.errno_summary = o->errno_summary,
 		.failures_only = o->failure,
 		.min_duration_ns = (uint64_t)(o->min_ms * 1e6),

@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,22 +120,35 @@ static size_t merge_cache(struct trace *tr, struct trace_sum_row **arrp, size_t 
 	return n;
 }
 
+/* Every entry of a hash map as rows of row_size bytes: the key at offset 0,
+ * the value at val_off (keys of up to 64 bytes). Entries deleted meanwhile
+ * are skipped. */
+static size_t dump_map(int fd, size_t key_size, size_t val_off, size_t row_size, void **out)
+{
+	unsigned char *arr = NULL, prev[64];
+	size_t n = 0, cap = 0;
+	bool first = true;
+
+	for (;;) {
+		grow_array((void **)&arr, &cap, n + 1, row_size);
+		unsigned char *row = arr + n * row_size;
+		if (bpf_map_get_next_key(fd, first ? NULL : prev, row))
+			break;
+		memcpy(prev, row, key_size < sizeof(prev) ? key_size : sizeof(prev));
+		first = false;
+		if (bpf_map_lookup_elem(fd, row, row + val_off) == 0)
+			n++;
+	}
+	*out = arr;
+	return n;
+}
+
 static size_t read_rows(struct trace *tr, struct trace_sum_row **out)
 {
-	int fd = bpf_map__fd(tr->skel->maps.summary);
-	struct trace_sum_key k, next;
-	struct trace_sum_row *arr = NULL;
-	size_t n = 0, cap = 0;
-	void *prev = NULL;
+	struct trace_sum_row *arr;
+	size_t n = dump_map(bpf_map__fd(tr->skel->maps.summary), sizeof(arr->key),
+			    offsetof(struct trace_sum_row, val), sizeof(*arr), (void **)&arr);
 
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		ARRAY_GROW(arr, cap, n + 1);
-		arr[n].key = next;
-		if (bpf_map_lookup_elem(fd, &next, &arr[n].val) == 0)
-			n++;
-		k = next;
-		prev = &k;
-	}
 	if (tr->design == TRACE_DESIGN_TASK_STORAGE)
 		n = merge_cache(tr, &arr, n);
 	for (size_t i = 0; i < n; i++)
@@ -147,20 +161,10 @@ static size_t read_rows(struct trace *tr, struct trace_sum_row **out)
 
 static size_t read_errnos(struct trace *tr, struct trace_errno_row **out)
 {
-	int fd = bpf_map__fd(tr->skel->maps.errnos);
-	struct trace_errno_key k, next;
-	struct trace_errno_row *arr = NULL;
-	size_t n = 0, cap = 0;
-	void *prev = NULL;
+	struct trace_errno_row *arr;
+	size_t n = dump_map(bpf_map__fd(tr->skel->maps.errnos), sizeof(arr->key),
+			    offsetof(struct trace_errno_row, count), sizeof(*arr), (void **)&arr);
 
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		ARRAY_GROW(arr, cap, n + 1);
-		arr[n].key = next;
-		if (bpf_map_lookup_elem(fd, &next, &arr[n].count) == 0)
-			n++;
-		k = next;
-		prev = &k;
-	}
 	if (n)
 		qsort(arr, n, sizeof(*arr), cmp_errno);
 	*out = arr;
