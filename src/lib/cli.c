@@ -252,7 +252,7 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, struct cli_args 
 
 	memset(a, 0, sizeof(*a));
 	a->pos = xcalloc((size_t)argc + 1, sizeof(char *));
-	optind = 1;
+	optind = 0;	/* 0, not 1: glibc then forgets a previous parse's state */
 	opterr = 0;
 	while (rc == CLI_OK) {
 		int c = getopt_long(argc, argv, shorts, lo, NULL);
@@ -271,7 +271,10 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, struct cli_args 
 			       op && op->arg_name ? op->arg_name : "a value", cmd->name);
 			rc = CLI_USAGE_ERROR;
 		} else if (idx < 0) {
-			if (optopt > 0 && optopt < OPT_VAL_BASE)
+			if (optopt >= OPT_VAL_BASE && (size_t)(optopt - OPT_VAL_BASE) < n)
+				pr_err("option %s takes no argument; see 'bpfperf %s --help'",
+				       opt_display(&all[optopt - OPT_VAL_BASE], shown, sizeof(shown)), cmd->name);
+			else if (optopt > 0 && optopt < OPT_VAL_BASE)
 				pr_err("unknown option '-%c'; see 'bpfperf %s --help'", optopt, cmd->name);
 			else
 				pr_err("unknown option '%s'; see 'bpfperf %s --help'", argv[optind - 1], cmd->name);

@@ -9,6 +9,7 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <linux/membarrier.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -95,8 +96,10 @@ int skel_load_designs(const struct skel_design *d, int n, int (*load)(void *ctx,
 			/* Probes passed but the load did not: fall back, say why at -v. */
 			pr_info("loading %s with %s failed (%s); falling back to %s", what, d[i].name,
 				log_strerr(err), d[i + 1].name);
+			static char failed[96];
+			snprintf(failed, sizeof(failed), "the %s design did not load", d[i].name);
 			if (!*why)
-				*why = "the better design did not load";
+				*why = failed;
 		}
 	}
 	return skel_load_error(err, what);

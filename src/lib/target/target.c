@@ -16,38 +16,58 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Append the ids of a comma-separated list; the text that completes
- * "expected ..." on a bad list. */
-static const char *add_ids(const char *arg, pid_t **ids, size_t *nr)
+/* A positive decimal id (no sign, spaces, base prefix or unit). */
+static bool parse_id(const char *s, pid_t *out)
 {
+	uint64_t v = 0;
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (!isdigit((unsigned char)*s))
+			return false;
+		v = v * 10 + (uint64_t)(*s - '0');
+		if (v > 0x3fffffff)
+			return false;
+	}
+	*out = (pid_t)v;
+	return v > 0;
+}
+
+/* Append the ids of a comma-separated list of what ("pid", "tid"); the
+ * text that completes "expected ..." on a bad list. */
+static const char *add_ids(const char *arg, const char *what, pid_t **ids, size_t *nr)
+{
+	static char bad[160];
 	char *copy = xstrdup(arg), *save = NULL;
 	size_t before = *nr, cap = *nr;
-	const char *bad = NULL;
-	for (char *tok = strtok_r(copy, ",", &save); tok && !bad; tok = strtok_r(NULL, ",", &save)) {
-		uint64_t v;
-		if (!parse_u64(tok, &v) || v == 0 || v > 0x3fffffff || !isdigit((unsigned char)*tok)) {
-			bad = "positive decimal ids, comma-separated, e.g. 1234,5678";
+	const char *why = NULL;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		pid_t id;
+		if (!parse_id(tok, &id)) {
+			snprintf(bad, sizeof(bad), "positive decimal ids, comma-separated, e.g. 1234,5678 "
+				 "(invalid %s '%.32s')", what, tok);
+			why = bad;
 			break;
 		}
 		ARRAY_GROW(*ids, cap, *nr + 1);
-		(*ids)[(*nr)++] = (pid_t)v;
+		(*ids)[(*nr)++] = id;
 	}
 	free(copy);
-	if (!bad && *nr == before)
-		bad = "at least one id: the list is empty";
-	return bad;
+	if (!why && *nr == before)
+		why = "at least one id: the list is empty";
+	return why;
 }
 
 const char *target_cli_pids(const char *arg, void *dst)
 {
 	struct target *t = dst;
-	return add_ids(arg, &t->pids, &t->nr_pids);
+	return add_ids(arg, "pid", &t->pids, &t->nr_pids);
 }
 
 const char *target_cli_tids(const char *arg, void *dst)
 {
 	struct target *t = dst;
-	return add_ids(arg, &t->tids, &t->nr_tids);
+	return add_ids(arg, "tid", &t->tids, &t->nr_tids);
 }
 
 static bool id_exists(pid_t id)
@@ -63,7 +83,8 @@ int target_check(const struct target *t, unsigned flags)
 	if (t->system_wide && t->argv && (flags & TARGET_A_WITH_CMD))
 		n--;
 	if (n > 1) {
-		pr_err("choose one target: a command, -p%s or -a", flags & TARGET_NO_TIDS ? "" : ", -t");
+		pr_err("-p%s, -a and a command exclude each other; give one target",
+		       flags & TARGET_NO_TIDS ? "" : ", -t");
 		return -EINVAL;
 	}
 	if (n == 0 && (flags & TARGET_REQUIRED)) {
@@ -207,7 +228,7 @@ static char *find_program(const char *cmd)
 static void report_exec_error(const char *cmd, int e)
 {
 	pr_err("cannot run '%s': %s%s", cmd, strerror(e),
-	       e == ENOENT ? "; check the command name and PATH" : "; check its permissions");
+	       e == ENOENT ? " (command not found); check the command name and PATH" : "; check its permissions");
 }
 
 /* In the child: wait for the go byte, then exec; on failure send errno. */

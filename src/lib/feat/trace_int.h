@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The trace feature's state, shared by trace.c (lifecycle, events) and
+ * trace_summary.c (summary maps and per-CPU caches). Not for commands. */
+#ifndef BPFPERF_FEAT_TRACE_INT_H
+#define BPFPERF_FEAT_TRACE_INT_H
+
+#include "feat/trace.h"
+
+struct trace_bpf;
+struct ring_buffer;
+
+/* Copied arguments of the call in flight, per tid, until its exit record. */
+struct trace_pending {
+	struct trace_pending *next;
+	uint32_t tid, nr;
+	size_t len, cap;
+	unsigned char *buf;	/* items after the aug header */
+};
+
+#define TRACE_PENDING_BUCKETS 1024
+
+struct trace {
+	struct trace_opts o;
+	struct trace_bpf *skel;
+	struct ring_buffer *rb;
+	enum trace_design design;
+	const char *why;	/* why not task storage, or NULL */
+	bool attached;
+	uint64_t nr_events;
+	uint64_t nr_bad_records;
+	struct trace_pending *pending[TRACE_PENDING_BUCKETS];
+};
+
+#endif
