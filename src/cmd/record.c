@@ -372,7 +372,8 @@ static int setup_events(struct record *r)
  * event (returning 0 drops the sample). */
 static int attach_filter(struct record *r)
 {
-	int err = bpfobj_open_perf_event_progs(r->bpf_object, r->sets, r->nsets, &r->filter,
+	struct bpfobj_open_opts oo = { .sets = r->sets, .nr_sets = r->nsets };
+	int err = bpfobj_open_perf_event_progs(r->bpf_object, &oo, &r->filter,
 					       &r->filter_fds, &r->nfilter_fds);
 	if (err) {
 		if (err == -ENOENT)
@@ -400,33 +401,8 @@ static int attach_filter(struct record *r)
  * its .bss (the convention of examples/sample_filter.bpf.c). -1 if absent. */
 static int64_t filter_dropped_global(struct record *r)
 {
-	struct bpf_object *obj = bpfobj_object(r->filter);
-	struct btf *btf = obj ? bpf_object__btf(obj) : NULL;
-	if (!btf)
-		return -1;
-	int sec = btf__find_by_name_kind(btf, ".bss", BTF_KIND_DATASEC);
-	if (sec < 0)
-		return -1;
-	const struct btf_type *t = btf__type_by_id(btf, (uint32_t)sec);
-	const struct btf_var_secinfo *vs = btf_var_secinfos(t);
-	for (int i = 0; i < btf_vlen(t); i++, vs++) {
-		const struct btf_type *v = btf__type_by_id(btf, vs->type);
-		if (!v || strcmp(btf__name_by_offset(btf, v->name_off), "dropped") || vs->size != 8)
-			continue;
-		void *vals = NULL;
-		size_t stride = 0;
-		int n = 0;
-		if (bpfobj_map_read(r->filter, ".bss", NULL, &vals, &stride, &n) || n < 1 ||
-		    vs->offset + 8 > stride) {
-			free(vals);
-			return -1;
-		}
-		uint64_t d;
-		memcpy(&d, (uint8_t *)vals + vs->offset, 8);
-		free(vals);
-		return (int64_t)d;
-	}
-	return -1;
+	uint64_t d;
+	return bpfobj_global_u64(r->filter, ".bss", "dropped", &d) ? -1 : (int64_t)d;
 }
 
 /* Samples the kernel dropped at overflow (BPF filter or full ring), summed
