@@ -11,10 +11,12 @@
  *   bpfobj_close(bo);
  *
  * Error convention (every function here unless its comment says otherwise):
- * a failure returns a negative errno and logs exactly one message through
- * log.h (pr_err) that names the object, program or map, says why, and what
- * to do; the caller adds nothing and just propagates the error. Messages
- * never name command-line options: the library does not know them.
+ * a failure returns a negative errno and logs one message through log.h
+ * (pr_err) that names the object, program or map, says why, and what to do
+ * (bpfobj_check_support: one per program the kernel cannot run); the caller
+ * adds nothing and just propagates the error. Messages never name
+ * command-line options: the library does not know them. Output other than
+ * messages goes only to the FILE* the caller hands in.
  * Two kinds of function are silent and leave the message to the caller:
  * look-ups whose "not found" is an ordinary answer (bpfobj_global,
  * bpfobj_global_u64, bpfobj_map_read: -ENOENT) and parsers of caller-given
