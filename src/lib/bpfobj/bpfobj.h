@@ -18,7 +18,7 @@
  * command-line options: the library does not know them. Output other than
  * messages goes only to the FILE* the caller hands in.
  * Two kinds of function are silent and leave the message to the caller:
- * look-ups whose "not found" is an ordinary answer (bpfobj_global,
+ * look-ups whose "not found" is an ordinary answer (bpfobj_find_global,
  * bpfobj_global_u64, bpfobj_map_read: -ENOENT) and parsers of caller-given
  * text (bpfobj_parse_perf_event: -EINVAL), because only the caller knows
  * where the text came from.
@@ -83,8 +83,8 @@ struct bpfobj_global {
 };
 /* Find global variable name in section sec (NULL: any section). 0, or
  * -ENOENT (no BTF, no such variable) without a message. */
-int bpfobj_global(const struct bpfobj *bo, const char *sec, const char *name,
-		  struct bpfobj_global *g);
+int bpfobj_find_global(const struct bpfobj *bo, const char *sec, const char *name,
+		       struct bpfobj_global *g);
 /* Read the 8-byte global name in section sec of a loaded object (e.g. a
  * counter in ".bss"). 0, -ENOENT (no such 8-byte variable, the section is not
  * loaded) without a message, or -errno. */

@@ -58,8 +58,8 @@ bool bpfobj_map_is_section(const struct bpf_map *m, const char *sec)
 	return bpf_map__is_internal(m) && ln >= ls && !strcmp(n + ln - ls, sec);
 }
 
-int bpfobj_global(const struct bpfobj *bo, const char *sec, const char *name,
-		  struct bpfobj_global *g)
+int bpfobj_find_global(const struct bpfobj *bo, const char *sec, const char *name,
+		       struct bpfobj_global *g)
 {
 	return bo->btf && bpfobj_btf_find_var(bo->btf, sec, name, g) ? 0 : -ENOENT;
 }
@@ -67,13 +67,13 @@ int bpfobj_global(const struct bpfobj *bo, const char *sec, const char *name,
 bool bpfobj_has_global(const struct bpfobj *bo, const char *name)
 {
 	struct bpfobj_global g;
-	return bpfobj_global(bo, NULL, name, &g) == 0;
+	return bpfobj_find_global(bo, NULL, name, &g) == 0;
 }
 
 int bpfobj_global_u64(struct bpfobj *bo, const char *sec, const char *name, uint64_t *val)
 {
 	struct bpfobj_global g;
-	if (bpfobj_global(bo, sec, name, &g) || g.size != 8)
+	if (bpfobj_find_global(bo, sec, name, &g) || g.size != 8)
 		return -ENOENT;
 	void *vals = NULL;
 	size_t stride = 0;
@@ -99,7 +99,7 @@ static int bad_type(const char *name)
 /* The variable and the bytes of its initial value that libbpf loads. */
 static int set_target(struct bpfobj *bo, const char *name, struct bpfobj_global *g, uint8_t **dst)
 {
-	if (bpfobj_global(bo, NULL, name, g)) {
+	if (bpfobj_find_global(bo, NULL, name, g)) {
 		pr_err("cannot set %s: %s has no global variable '%s'%s", name, bo->path, name,
 		       bo->btf ? "; declare it as 'const volatile TYPE NAME = DEFAULT;'"
 			       : " (the object has no BTF; compile with clang -g)");
