@@ -14,7 +14,7 @@
 
 #include "out/log2hist.h"
 
-/* What fn wrote into a memory stream, as a string to free(). */
+/* What call wrote to the memory stream f, as a string in buf to free(). */
 #define CAPTURE(buf, call) do {						\
 		size_t len_;						\
 		FILE *f = open_memstream(&(buf), &len_);		\
