@@ -223,6 +223,7 @@ int cmd_run(int argc, char **argv)
 	pid_t pid = -1;
 	bool json = false, skip = false, hist = true, heatmap = false, xlated = false;
 	const char *event_type = NULL;
+	struct bpfobj_open_opts open_opts = { .core_btf = BPFOBJ_CORE_BTF_AUTO };
 	char **sets = NULL;
 	size_t nr_sets = 0, cap_sets = 0;
 	struct bpfobj_perf_event *events = NULL;
@@ -314,11 +315,11 @@ int cmd_run(int argc, char **argv)
 			break;
 		case OPT_COREBTF:
 			if (!strcmp(optarg, "auto"))
-				bpfobj_set_core_btf(BPFOBJ_CORE_BTF_AUTO);
+				open_opts.core_btf = BPFOBJ_CORE_BTF_AUTO;
 			else if (!strcmp(optarg, "vmlinux"))
-				bpfobj_set_core_btf(BPFOBJ_CORE_BTF_VMLINUX);
+				open_opts.core_btf = BPFOBJ_CORE_BTF_VMLINUX;
 			else if (!strcmp(optarg, "minimal"))
-				bpfobj_set_core_btf(BPFOBJ_CORE_BTF_MINIMAL);
+				open_opts.core_btf = BPFOBJ_CORE_BTF_MINIMAL;
 			else {
 				pr_err("--core-btf '%s': expected auto, vmlinux or minimal", optarg);
 				ret = 2;
@@ -369,9 +370,7 @@ int cmd_run(int argc, char **argv)
 	struct child child = { .pid = 0, .go_fd = -1 };
 	int opened = 0;
 	for (int i = 0; i < nr_objs; i++) {
-		int err;
-		objs[i] = bpfobj_open(objs_arg[i], NULL, 0, &err);
-		if (!objs[i])
+		if (bpfobj_open(objs_arg[i], &open_opts, &objs[i]))
 			goto cleanup;
 		opened++;
 	}

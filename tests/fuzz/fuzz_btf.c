@@ -11,6 +11,7 @@
 
 #include "btf/btf_fmt.h"
 #include "json.h"
+#include "out/log2hist.h"
 #include "util.h"
 
 static uint32_t rd32(const uint8_t *p)
@@ -75,10 +76,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t len)
 	uint64_t counts[70];
 	for (size_t i = 0; i < 70; i++)
 		counts[i] = i < data_len ? d[i] : 0;
-	struct strbuf sb = {0};
-	hist_log2_print(&sb, counts, data_len < 70 ? (uint32_t)data_len : 70, "v");
-	hist_log2_heat_row(&sb, counts, data_len < 70 ? (uint32_t)data_len : 70);
-	sb_free(&sb);
+	out_log2_hist(null, counts, data_len < 70 ? (uint32_t)data_len : 70, "v");
+	out_log2_heat_row(null, 0, "v", counts, data_len < 70 ? (uint32_t)data_len : 70);
 	free(d);
 	btf__free(btf);
 	return 0;

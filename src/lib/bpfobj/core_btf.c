@@ -823,7 +823,7 @@ int corebtf_prepare(const char *obj_path, const char *kernel_btf, enum corebtf_m
 	if (!kernel_btf)
 		kernel_btf = "/sys/kernel/btf/vmlinux";
 	if (mode == COREBTF_VMLINUX) {
-		p->fallback = "--core-btf vmlinux";
+		p->fallback = "requested by the caller (CO-RE mode vmlinux)";
 		return 0;
 	}
 	if (read_object(obj_path, &oi, &why) < 0) {

@@ -13,7 +13,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -630,75 +629,4 @@ bool btf_fmt_find_slots(const struct btf *btf, uint32_t type_id, size_t *offset,
 		return *nr > 0;
 	}
 	return false;
-}
-
-/* Histograms ---------------------------------------------------------------*/
-
-static void slot_range(uint32_t i, uint64_t *lo, uint64_t *hi)
-{
-	if (i == 0) {
-		*lo = 0;
-		*hi = 1;
-	} else if (i >= 64) {
-		*lo = *hi = UINT64_MAX;
-	} else {
-		*lo = 1ULL << i;
-		*hi = i == 63 ? UINT64_MAX : (1ULL << (i + 1)) - 1;
-	}
-}
-
-void hist_log2_print(struct strbuf *sb, const uint64_t *counts, uint32_t nr, const char *label)
-{
-	uint32_t first = nr, last = 0;
-	uint64_t max = 0, total = 0;
-	for (uint32_t i = 0; i < nr; i++) {
-		if (counts[i]) {
-			if (first == nr)
-				first = i;
-			last = i;
-			total += counts[i];
-		}
-		if (counts[i] > max)
-			max = counts[i];
-	}
-	if (first == nr) {
-		sb_printf(sb, "%24s : (no counts)\n", label ? label : "value");
-		return;
-	}
-	const int width = 40;
-	sb_printf(sb, "%24s : %-10s %-*s\n", label ? label : "value", "count", width + 2, "distribution");
-	for (uint32_t i = first; i <= last; i++) {
-		uint64_t lo, hi;
-		slot_range(i, &lo, &hi);
-		int bar = max ? (int)((counts[i] * (uint64_t)width + max - 1) / max) : 0;
-		if (counts[i] && bar == 0)
-			bar = 1;
-		char range[48];
-		snprintf(range, sizeof(range), "%" PRIu64 " -> %" PRIu64, lo, hi);
-		sb_printf(sb, "%24s : %-10" PRIu64 " |", range, counts[i]);
-		for (int b = 0; b < width; b++)
-			sb_append(sb, b < bar ? "*" : " ");
-		sb_append(sb, "|\n");
-	}
-	sb_printf(sb, "%24s : %" PRIu64 "\n", "total", total);
-}
-
-void hist_log2_heat_row(struct strbuf *sb, const uint64_t *counts, uint32_t nr)
-{
-	static const char shades[] = " .:-=+*#%@";
-	uint64_t max = 0;
-	for (uint32_t i = 0; i < nr; i++)
-		if (counts[i] > max)
-			max = counts[i];
-	for (uint32_t i = 0; i < nr; i++) {
-		int s = 0;
-		if (counts[i] && max) {
-			/* log scale so that small counts stay visible */
-			double r = log((double)counts[i] + 1) / log((double)max + 1);
-			s = 1 + (int)(r * (double)(sizeof(shades) - 3) + 0.5);
-			if (s > (int)sizeof(shades) - 2)
-				s = (int)sizeof(shades) - 2;
-		}
-		sb_append_len(sb, &shades[s], 1);
-	}
 }

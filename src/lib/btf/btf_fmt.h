@@ -58,11 +58,4 @@ bool btf_fmt_find_slots(const struct btf *btf, uint32_t type_id, size_t *offset,
 /* Read an unsigned integer of size 1/2/4/8 from possibly unaligned bytes. */
 uint64_t btf_fmt_read_uint(const void *p, int size);
 
-/* Text histogram of log2 slots (slot 0 = [0, 1], slot i = [2^i, 2^(i+1)-1]),
- * trimmed to the non-empty range, with ranges, counts and bars. */
-void hist_log2_print(struct strbuf *sb, const uint64_t *counts, uint32_t nr,
-		     const char *label);
-/* One row of a heat map: one shade character per slot, darker = more. */
-void hist_log2_heat_row(struct strbuf *sb, const uint64_t *counts, uint32_t nr);
-
 #endif

@@ -6,7 +6,6 @@
 #include "perfdata/format.h"
 #include "util.h"
 
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -44,8 +43,8 @@ static int filter_configure(void *ctx, struct recording *r)
 static int filter_attach(void *ctx, struct recording *r)
 {
 	struct record_filter *f = ctx;
-	int err = bpfobj_open_perf_event_progs(f->path, f->sets, f->nr_sets, &f->filter, &f->prog_fds,
-					       &f->nr_prog_fds);
+	struct bpfobj_open_opts oo = { .sets = f->sets, .nr_sets = f->nr_sets };
+	int err = bpfobj_open_perf_event_progs(f->path, &oo, &f->filter, &f->prog_fds, &f->nr_prog_fds);
 	if (err)	/* reported (also a missing perf_event program) */
 		return err < 0 ? err : -EINVAL;
 	if (f->nr_prog_fds != 1) {
@@ -70,33 +69,8 @@ static int filter_attach(void *ctx, struct recording *r)
  * its .bss (the convention of examples/sample_filter.bpf.c). -1 if absent. */
 static int64_t filter_dropped_global(struct record_filter *r)
 {
-	struct bpf_object *obj = bpfobj_object(r->filter);
-	struct btf *btf = obj ? bpf_object__btf(obj) : NULL;
-	if (!btf)
-		return -1;
-	int sec = btf__find_by_name_kind(btf, ".bss", BTF_KIND_DATASEC);
-	if (sec < 0)
-		return -1;
-	const struct btf_type *t = btf__type_by_id(btf, (uint32_t)sec);
-	const struct btf_var_secinfo *vs = btf_var_secinfos(t);
-	for (int i = 0; i < btf_vlen(t); i++, vs++) {
-		const struct btf_type *v = btf__type_by_id(btf, vs->type);
-		if (!v || strcmp(btf__name_by_offset(btf, v->name_off), "dropped") || vs->size != 8)
-			continue;
-		void *vals = NULL;
-		size_t stride = 0;
-		int n = 0;
-		if (bpfobj_map_read(r->filter, ".bss", NULL, &vals, &stride, &n) || n < 1 ||
-		    vs->offset + 8 > stride) {
-			free(vals);
-			return -1;
-		}
-		uint64_t d;
-		memcpy(&d, (uint8_t *)vals + vs->offset, 8);
-		free(vals);
-		return (int64_t)d;
-	}
-	return -1;
+	uint64_t d;
+	return bpfobj_global_u64(r->filter, ".bss", "dropped", &d) ? -1 : (int64_t)d;
 }
 
 /* The number of dropped samples as a LOST_SAMPLES record marked as BPF
