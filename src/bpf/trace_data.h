@@ -113,14 +113,14 @@ struct trace_counts {
 	__u64 errors;
 };
 
-_Static_assert(__builtin_offsetof(struct trace_counts, calls) == __builtin_offsetof(struct counts, count) &&
-	       __builtin_offsetof(struct trace_counts, total_ns) == __builtin_offsetof(struct counts, sum) &&
-	       __builtin_offsetof(struct trace_counts, min_ns) == __builtin_offsetof(struct counts, min) &&
-	       __builtin_offsetof(struct trace_counts, max_ns) == __builtin_offsetof(struct counts, max) &&
-	       __builtin_offsetof(struct trace_counts, sumsq_lo) == __builtin_offsetof(struct counts, sumsq_lo) &&
-	       __builtin_offsetof(struct trace_counts, sumsq_hi) == __builtin_offsetof(struct counts, sumsq_hi) &&
+#define TRACE_COUNTS_ALIASES(name, field) \
+	(__builtin_offsetof(struct trace_counts, name) == __builtin_offsetof(struct counts, field))
+_Static_assert(TRACE_COUNTS_ALIASES(calls, count) && TRACE_COUNTS_ALIASES(total_ns, sum) &&
+	       TRACE_COUNTS_ALIASES(min_ns, min) && TRACE_COUNTS_ALIASES(max_ns, max) &&
+	       TRACE_COUNTS_ALIASES(sumsq_lo, sumsq_lo) && TRACE_COUNTS_ALIASES(sumsq_hi, sumsq_hi) &&
 	       sizeof(struct counts) == 6 * sizeof(__u64),
 	       "trace_counts' names must alias struct counts field by field");
+#undef TRACE_COUNTS_ALIASES
 
 #define TRACE_COUNTS_EMPTY_INIT { .dur = COUNTS_EMPTY_INIT }	/* in initializers */
 #define TRACE_COUNTS_EMPTY ((struct trace_counts)TRACE_COUNTS_EMPTY_INIT)
