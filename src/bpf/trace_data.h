@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* bpfperf trace: layouts shared by trace.bpf.c and src/cmd/trace.c. */
+/* bpfperf trace: layouts shared by trace.bpf.c and src/lib/feat/trace.c. */
 #ifndef BPFPERF_TRACE_DATA_H
 #define BPFPERF_TRACE_DATA_H
 
-#ifndef __bpf__
-#include <linux/types.h>		/* __u32, __u64 (vmlinux.h on the BPF side) */
-#endif
+#include "counts.h"		/* and __u32, __u64 (vmlinux.h on the BPF side) */
 
 #define TRACE_MAX_SYSCALLS 512		/* x86_64 syscall numbers are below this */
 #define TRACE_MAX_ARGS 6
@@ -96,82 +94,50 @@ struct trace_inflight {
 };
 
 /* Summary counters of one (thread, syscall), in the summary map and in the
- * per-CPU cache slots. Empty: all zero but min_ns = ~0 (TRACE_COUNTS_EMPTY).
+ * per-CPU cache slots: a struct counts (include/counts.h) of the durations,
+ * under trace's names, and the failed calls. Empty: TRACE_COUNTS_EMPTY.
  * Counted only with trace_counts_add() and trace_counts_merge(), used by
  * both the BPF programs and user space. */
 struct trace_counts {
-	__u64 calls;
+	union {
+		struct counts dur;	/* the same fields, for counts.h */
+		struct {
+			__u64 calls;
+			__u64 total_ns;
+			__u64 min_ns;
+			__u64 max_ns;
+			__u64 sumsq_lo;	/* sum of squared ns, 128 bits */
+			__u64 sumsq_hi;
+		};
+	};
 	__u64 errors;
-	__u64 total_ns;
-	__u64 min_ns;
-	__u64 max_ns;
-	__u64 sumsq_lo;			/* sum of squared ns, 128 bits */
-	__u64 sumsq_hi;
 };
 
-#define TRACE_COUNTS_EMPTY_INIT { .min_ns = ~0ULL }	/* in initializers */
+#define TRACE_COUNTS_ALIASES(name, field) \
+	(__builtin_offsetof(struct trace_counts, name) == __builtin_offsetof(struct counts, field))
+_Static_assert(TRACE_COUNTS_ALIASES(calls, count) && TRACE_COUNTS_ALIASES(total_ns, sum) &&
+	       TRACE_COUNTS_ALIASES(min_ns, min) && TRACE_COUNTS_ALIASES(max_ns, max) &&
+	       TRACE_COUNTS_ALIASES(sumsq_lo, sumsq_lo) && TRACE_COUNTS_ALIASES(sumsq_hi, sumsq_hi) &&
+	       sizeof(struct counts) == 6 * sizeof(__u64),
+	       "trace_counts' names must alias struct counts field by field");
+#undef TRACE_COUNTS_ALIASES
+
+#define TRACE_COUNTS_EMPTY_INIT { .dur = COUNTS_EMPTY_INIT }	/* in initializers */
 #define TRACE_COUNTS_EMPTY ((struct trace_counts)TRACE_COUNTS_EMPTY_INIT)
 
-/* BPF side: a BPF-to-BPF call would cost the per-call hot path a call and
- * register spills; force inlining. */
-#ifdef __bpf__
-#define TRACE_INLINE static inline __attribute__((always_inline))
-#else
-#define TRACE_INLINE static inline
-#endif
-
-/* d * d as 128 bits (exact). */
-TRACE_INLINE void trace_square128(__u64 d, __u64 *lo, __u64 *hi)
-{
-	if (d < (1ULL << 32)) {
-		*lo = d * d;
-		*hi = 0;
-		return;
-	}
-	__u64 a = d >> 32, b = d & 0xffffffffULL;
-	__u64 bb = b * b, ab = a * b;
-	/* d^2 = a^2 << 64 + 2ab << 32 + b^2 */
-	__u64 l = bb + (ab << 33);
-	*hi = a * a + (ab >> 31) + (l < bb);
-	*lo = l;
-}
-
-/* (hi:lo) += (ahi:alo), 128 bits. */
-TRACE_INLINE void trace_add128(__u64 *lo, __u64 *hi, __u64 alo, __u64 ahi)
-{
-	__u64 l = *lo + alo;
-	*hi += ahi + (l < alo);
-	*lo = l;
-}
-
 /* Count one call that took dur ns; failed: it returned an error. */
-TRACE_INLINE void trace_counts_add(struct trace_counts *c, __u64 dur, _Bool failed)
+SHARED_INLINE void trace_counts_add(struct trace_counts *c, __u64 dur, _Bool failed)
 {
-	__u64 lo, hi;
-
-	c->calls++;
-	c->total_ns += dur;
-	if (dur < c->min_ns)
-		c->min_ns = dur;
-	if (dur > c->max_ns)
-		c->max_ns = dur;
-	trace_square128(dur, &lo, &hi);
-	trace_add128(&c->sumsq_lo, &c->sumsq_hi, lo, hi);
+	counts_add(&c->dur, dur);
 	if (failed)
 		c->errors++;
 }
 
 /* Add the counters of src into dst. */
-TRACE_INLINE void trace_counts_merge(struct trace_counts *dst, const struct trace_counts *src)
+SHARED_INLINE void trace_counts_merge(struct trace_counts *dst, const struct trace_counts *src)
 {
-	dst->calls += src->calls;
+	counts_merge(&dst->dur, &src->dur);
 	dst->errors += src->errors;
-	dst->total_ns += src->total_ns;
-	if (src->min_ns < dst->min_ns)
-		dst->min_ns = src->min_ns;
-	if (src->max_ns > dst->max_ns)
-		dst->max_ns = src->max_ns;
-	trace_add128(&dst->sumsq_lo, &dst->sumsq_hi, src->sumsq_lo, src->sumsq_hi);
 }
 
 /* Fast design (kernels with BPF task storage and tp_btf):

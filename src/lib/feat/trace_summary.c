@@ -50,17 +50,6 @@ static int cmp_sum_key(const void *a, const void *b)
 	return x->key.nr < y->key.nr ? -1 : x->key.nr > y->key.nr;
 }
 
-static double stddev_ns(const struct trace_counts *v)
-{
-	if (v->calls < 2)
-		return 0;
-	long double n = (long double)v->calls;
-	long double sumsq = (long double)v->sumsq_hi * 18446744073709551616.0L + (long double)v->sumsq_lo;
-	long double mean = (long double)v->total_ns / n;
-	long double var = (sumsq - n * mean * mean) / (n - 1);
-	return var > 0 ? (double)sqrtl(var) : 0;
-}
-
 /* The row of key in arr[0..n): arr[0..sorted) is sorted by key, the rest
  * (new this round) is searched linearly. */
 static struct trace_sum_row *find_row(struct trace_sum_row *arr, size_t sorted, size_t n,
@@ -152,7 +141,7 @@ static size_t read_rows(struct trace *tr, struct trace_sum_row **out)
 	if (tr->design == TRACE_DESIGN_TASK_STORAGE)
 		n = merge_cache(tr, &arr, n);
 	for (size_t i = 0; i < n; i++)
-		arr[i].stddev_ns = stddev_ns(&arr[i].val.c);
+		arr[i].stddev_ns = counts_stddev(&arr[i].val.c.dur);
 	if (n)
 		qsort(arr, n, sizeof(*arr), cmp_sum);
 	*out = arr;
