@@ -74,16 +74,6 @@ enum stop_reason stop_loop_run(struct stop_loop *l)
 			break;
 		}
 		now = now_ns();
-		if (next_tick && now >= next_tick && !why) {
-			if (l->tick && (r = l->tick(l->ctx)) < 0) {
-				l->err = r;
-				why = STOP_ERROR;
-				break;
-			}
-			next_tick += ival;
-			if (next_tick < now)
-				next_tick = now + ival;
-		}
 		if (have_wl && workload_reap(l->wl, false))
 			return why ? why : STOP_WORKLOAD_EXIT;
 		if (!why && stop_sig) {
@@ -94,6 +84,18 @@ enum stop_reason stop_loop_run(struct stop_loop *l)
 			why = STOP_DURATION;
 		if (!why && l->target && !target_alive(l->target))
 			return STOP_TARGETS_GONE;
+		/* No tick once stopping: the caller's final output covers the
+		 * last interval (a tick due at the deadline is not printed). */
+		if (!why && next_tick && now >= next_tick) {
+			if (l->tick && (r = l->tick(l->ctx)) < 0) {
+				l->err = r;
+				why = STOP_ERROR;
+				break;
+			}
+			next_tick += ival;
+			if (next_tick < now)
+				next_tick = now + ival;
+		}
 		if (!why)
 			continue;
 		if (!have_wl)
