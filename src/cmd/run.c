@@ -22,16 +22,12 @@
 #include <string.h>
 #include <time.h>
 
-struct run_events {
-	struct bpfobj_perf_event *v;
-	size_t n, cap;
-};
-
 struct run_opts {
 	double duration, interval;	/* seconds, 0: none */
 	struct target target;		/* -p (one pid) or -- CMD */
 	struct cli_strv sets;		/* --set NAME=VALUE */
-	struct run_events events;	/* -e */
+	struct bpfobj_perf_event *events; /* -e */
+	size_t nr_events, cap_events;
 	const char *event_type;
 	int core_btf;			/* enum bpfobj_core_btf, -1: not given */
 	bool json, skip, hist, heatmap, xlated;
@@ -57,14 +53,14 @@ static const char *parse_pid(const char *arg, void *dst)
 
 static const char *parse_event(const char *arg, void *dst)
 {
-	struct run_events *e = dst;
-	ARRAY_GROW(e->v, e->cap, e->n + 1);
-	if (bpfobj_parse_perf_event(arg, &e->v[e->n])) {
+	struct run_opts *o = dst;
+	ARRAY_GROW(o->events, o->cap_events, o->nr_events + 1);
+	if (bpfobj_parse_perf_event(arg, &o->events[o->nr_events])) {
 		pr_err("invalid --event '%s': unknown event or bad frequency; expected EVENT[:HZ] with "
 		       "EVENT one of " EVENT_NAMES, arg);
 		return CLI_REPORTED;
 	}
-	e->n++;
+	o->nr_events++;
 	return NULL;
 }
 
@@ -80,14 +76,11 @@ static const char *parse_set(const char *arg, void *dst)
 
 static const char *parse_core_btf(const char *arg, void *dst)
 {
-	static const struct { const char *name; enum bpfobj_core_btf mode; } modes[] = {
-		{ "auto", BPFOBJ_CORE_BTF_AUTO },
-		{ "vmlinux", BPFOBJ_CORE_BTF_VMLINUX },
-		{ "minimal", BPFOBJ_CORE_BTF_MINIMAL },
-	};
-	for (size_t i = 0; i < ARRAY_SIZE(modes); i++) {
-		if (!strcmp(arg, modes[i].name)) {
-			*(int *)dst = (int)modes[i].mode;
+	static const char *const modes[] = { [BPFOBJ_CORE_BTF_AUTO] = "auto",
+		[BPFOBJ_CORE_BTF_VMLINUX] = "vmlinux", [BPFOBJ_CORE_BTF_MINIMAL] = "minimal" };
+	for (int i = 0; i < (int)ARRAY_SIZE(modes); i++) {
+		if (!strcmp(arg, modes[i])) {
+			*(int *)dst = i;
 			return NULL;
 		}
 	}
@@ -104,7 +97,7 @@ static const struct cli_opt run_table[] = {
 	CLI_CALL('e', "event", "EV[:HZ]", "perf event for SEC(\"perf_event\") programs (repeatable;\n"
 		 "default cpu-clock:99): cpu-clock, task-clock, page-faults,\n"
 		 "context-switches, cpu-migrations, cycles, instructions...",
-		 &run_opts.events, parse_event),
+		 &run_opts, parse_event),
 	CLI_DOUBLE('I', "interval", "SEC", "also dump the maps every SEC seconds", &run_opts.interval,
 		   0.01, 1e7, "a number of seconds, at least 0.01, e.g. 1 or 0.5"),
 	CLI_FLAG(0, "heatmap", "with --interval: print histogram maps as one heat-map row\n"
@@ -146,13 +139,8 @@ struct run {
 	int opened;
 	struct workload wl;
 	int links, nstreams;
-	double t0, t_loaded;		/* seconds */
+	uint64_t t0, t_loaded;		/* now_ns() */
 };
-
-static double now_s(void)
-{
-	return (double)now_ns() / 1e9;
-}
 
 /* Parse and check the command line into run_opts and args. Returns -1 to go
  * on, else the exit status (0 for --help, 2 for a usage error). */
@@ -240,7 +228,7 @@ static int run_load(struct run *r)
 	for (int i = 0; i < r->nr_objs; i++)
 		if (bpfobj_load(r->objs[i]))
 			return EXIT_FAIL;
-	r->t_loaded = now_s();
+	r->t_loaded = now_ns();
 	if (o->xlated) {
 		int ret = EXIT_OK;
 		for (int i = 0; i < r->nr_objs && !ret; i++)
@@ -260,7 +248,7 @@ static int run_attach(struct run *r)
 	struct bpfobj_attach_opts ao = {
 		.pid = cmd ? r->wl.pid : o->target.nr_pids ? o->target.pids[0] : -1,
 		.inherit = cmd,
-		.events = o->events.v, .nr_events = (int)o->events.n, .skip_unsupported = o->skip,
+		.events = o->events, .nr_events = (int)o->nr_events, .skip_unsupported = o->skip,
 	};
 	for (int i = 0; i < r->nr_objs; i++) {
 		if (bpfobj_attach(r->objs[i], &ao))
@@ -274,10 +262,10 @@ static int run_attach(struct run *r)
 			return EXIT_FAIL;
 		r->nstreams += ret;
 	}
-	double t_attached = now_s();
 	pr_info("attached %d program link%s from %d object%s in %.1f ms (load %.1f ms)%s", r->links,
 		r->links == 1 ? "" : "s", r->nr_objs, r->nr_objs == 1 ? "" : "s",
-		(t_attached - r->t0) * 1e3, (r->t_loaded - r->t0) * 1e3, cmd ? "" : "; Ctrl-C to stop");
+		(double)(now_ns() - r->t0) / 1e6, (double)(r->t_loaded - r->t0) / 1e6,
+		cmd ? "" : "; Ctrl-C to stop");
 	stop_signals_install(false);
 	if (cmd) {
 		int err = workload_start(&r->wl);
@@ -350,14 +338,8 @@ static int run_tick(void *ctx)
  * of a failure. */
 static int run_loop(struct run *r, int *status)
 {
-	struct stop_loop l = {
-		.wl = r->wl.pid > 0 ? &r->wl : NULL,
-		.duration = r->o->duration,
-		.interval = r->o->interval,
-		.poll = run_poll,
-		.tick = r->o->interval ? run_tick : NULL,
-		.ctx = r,
-	};
+	struct stop_loop l = { .wl = r->wl.pid > 0 ? &r->wl : NULL, .duration = r->o->duration,
+			       .interval = r->o->interval, .poll = run_poll, .tick = run_tick, .ctx = r };
 	enum stop_reason why = stop_loop_run(&l);
 	if (why == STOP_ERROR) {
 		pr_err("reading events: %s", log_strerr(l.err));
@@ -387,7 +369,7 @@ static void run_finish(struct run *r)
 		dump_all(r, false, r->o->interval ? "=== final ===" : (r->nstreams && records ? "" : NULL));
 	if (r->nstreams)
 		fprintf(stderr, "bpfperf run: %" PRIu64 " records streamed, %" PRIu64 " lost\n", records, lost);
-	pr_info("finished %.1f ms after start", (now_s() - r->t0) * 1e3);
+	pr_info("finished %.1f ms after start", (double)(now_ns() - r->t0) / 1e6);
 	if (r->links > 0)
 		bpf_detach_in_background();
 }
@@ -402,7 +384,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	r.paths = args.pos;
 	r.nr_objs = args.nr_pos;
-	r.t0 = now_s();
+	r.t0 = now_ns();
 	if (run_open(&r) < 0)
 		ret = EXIT_FAIL;
 	if (ret < 0)
@@ -423,6 +405,6 @@ out:
 	cli_args_free(&args);
 	free(run_opts.target.pids);
 	free(run_opts.sets.v);
-	free(run_opts.events.v);
+	free(run_opts.events);
 	return ret;
 }
