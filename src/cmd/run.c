@@ -215,12 +215,12 @@ static int run_open(struct run *r)
 }
 
 /* Fork the command (held before exec until we are attached) and load the
- * objects; with --dump-xlated print the programs. Returns -1 to go on, else
- * the exit status. */
+ * objects; with --dump-xlated print the programs instead (the command does
+ * not run). Returns -1 to go on, else the exit status. */
 static int run_load(struct run *r)
 {
 	const struct run_opts *o = r->o;
-	if (o->target.argv) {
+	if (o->target.argv && !o->xlated) {
 		int err = workload_prepare(&r->wl, o->target.argv);
 		if (err)
 			return workload_failed_status(err);
