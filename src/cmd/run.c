@@ -40,6 +40,8 @@ static struct run_opts run_opts = { .core_btf = -1, .hist = true };
 static const char *parse_pid(const char *arg, void *dst)
 {
 	struct target *t = dst;
+	if (t->nr_pids)
+		return "a single -p (run attaches to one process)";
 	if (target_cli_pids(arg, t))
 		return "a process id, e.g. 1234";
 	if (t->nr_pids > 1)
