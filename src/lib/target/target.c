@@ -215,6 +215,11 @@ static void __attribute__((noreturn)) child_main(struct workload *w, char **argv
 {
 	char b;
 	signal(SIGPIPE, SIG_DFL);	/* we may ignore it; the workload must not */
+	/* Inherited SIG_IGN (a background job of a script, nohup) would make
+	 * the stop loop's forwarded signal useless: the workload is stopped by
+	 * them, as record and run did before this module. */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	ssize_t n;
 	do
 		n = read(go_rd, &b, 1);
