@@ -1,188 +1,292 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* bpfperf run: load any BPF object, attach every program by its section,
  * stream its ring buffers / perf event arrays, dump its maps by BTF.
- * The work is in src/lib/bpfobj (objects) and src/lib/btf (formatting). */
+ * The work is in src/lib/bpfobj (objects) and src/lib/btf (formatting); the
+ * target and the workload come from src/lib/target, the stop loop and the
+ * background detach from src/lib/skel. This file is the command line and the
+ * order of the steps:
+ *
+ *   run_parse -> run_open -> run_load -> run_attach -> run_loop -> run_finish */
 #include "cmds.h"
 #include "bpfobj/bpfobj.h"
+#include "cli.h"
 #include "json.h"
 #include "log.h"
+#include "skel/skel.h"
+#include "target/target.h"
 #include "util.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-/* Only interrupts the wait (epoll_wait/nanosleep get EINTR) so that the
- * command's exit is seen at once; waitpid in the loop collects it. */
-static void on_child(int sig)
-{
-	(void)sig;
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: bpfperf run OBJ.bpf.o [OBJ...] [options] [-- CMD [ARGS...]]\n"
-		"\n"
-		"Open each BPF object, assign its const volatile globals (--set), load it,\n"
-		"attach every program where its section says, stream its ring buffer and\n"
-		"perf event array maps, and dump every other map typed by BTF at the end.\n"
-		"\n"
-		"  -d, --duration SEC     stop after SEC seconds (default: Ctrl-C or CMD exit)\n"
-		"  -p, --pid PID          target of uprobe/, usdt/ and perf_event programs\n"
-		"      --set NAME=VALUE   assign a const volatile global before load (repeatable)\n"
-		"  -e, --event EV[:HZ]    perf event for SEC(\"perf_event\") programs (repeatable;\n"
-		"                         default cpu-clock:99): cpu-clock, task-clock, page-faults,\n"
-		"                         context-switches, cpu-migrations, cycles, instructions...\n"
-		"  -I, --interval SEC     also dump the maps every SEC seconds\n"
-		"      --heatmap          with --interval: print histogram maps as one heat-map row\n"
-		"                         per interval instead of full dumps\n"
-		"      --event-type NAME  decode stream records as struct NAME\n"
-		"      --no-hist          do not render histogram maps as text histograms\n"
-		"      --skip-unsupported run the programs this kernel supports, skip the others\n"
-		"      --core-btf MODE    CO-RE relocation target: auto (default: a minimal copy of\n"
-		"                         the kernel types used, or the full kernel BTF where needed),\n"
-		"                         vmlinux (always the full kernel BTF), minimal (or fail)\n"
-		"      --dump-xlated      load, print the programs' translated instructions, exit\n"
-		"  -j, --json             JSON: one object per record, {\"maps\": [...]} per dump\n"
-		"  -h, --help             this text\n"
-		"\n"
-		"Sections: tracepoint/ tp/ raw_tp/ raw_tracepoint/ tp_btf/ uprobe/ uretprobe/\n"
-		"usdt/ perf_event kprobe/ kretprobe/ fentry/ fexit/. See docs/bpfperf-run.md.\n");
-}
-
-static bool parse_seconds(const char *opt, const char *s, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || v < 0 || v > 1e7) {
-		pr_err("%s '%s': expected a number of seconds, e.g. %s 5 or %s 0.5", opt, s, opt, opt);
-		return false;
-	}
-	*out = v;
-	return true;
-}
-
-struct child {
-	pid_t pid;
-	int go_fd;	/* write end: closing it lets the child exec */
+struct run_opts {
+	double duration, interval;	/* seconds, 0: none */
+	struct target target;		/* -p (one pid) or -- CMD */
+	struct cli_strv sets;		/* --set NAME=VALUE */
+	struct bpfobj_perf_event *events; /* -e */
+	size_t nr_events, cap_events;
+	const char *event_type;
+	int core_btf;			/* enum bpfobj_core_btf, -1: not given */
+	bool json, skip, hist, heatmap, xlated;
 };
 
-/* Fork CMD stopped before exec, so that its pid is known for attaching. */
-static int start_child(char **argv, struct child *c)
+/* The options of this process's one run (the table below points into it). */
+static struct run_opts run_opts = { .core_btf = -1, .hist = true };
+
+/* -p: run attaches uprobe/, usdt/ and perf_event programs to one process. */
+static const char *parse_pid(const char *arg, void *dst)
 {
-	int p[2];
-	if (pipe2(p, O_CLOEXEC) < 0) {
-		pr_err("pipe: %s", strerror(errno));
-		return -errno;
+	struct target *t = dst;
+	if (t->nr_pids)
+		return "a single -p (run attaches to one process)";
+	if (target_cli_pids(arg, t))
+		return "a process id, e.g. 1234";
+	if (t->nr_pids > 1)
+		return "one process id (run attaches to a single process)";
+	return NULL;
+}
+
+#define EVENT_NAMES "cpu-clock, task-clock, page-faults, context-switches, cpu-migrations, " \
+	"minor-faults, major-faults, cycles, instructions, cache-references, cache-misses, " \
+	"branches, branch-misses"
+
+static const char *parse_event(const char *arg, void *dst)
+{
+	struct run_opts *o = dst;
+	ARRAY_GROW(o->events, o->cap_events, o->nr_events + 1);
+	if (bpfobj_parse_perf_event(arg, &o->events[o->nr_events])) {
+		pr_err("invalid --event '%s': unknown event or bad frequency; expected EVENT[:HZ] with "
+		       "EVENT one of " EVENT_NAMES, arg);
+		return CLI_REPORTED;
 	}
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		pr_err("cannot fork to run %s: %s", argv[0], strerror(errno));
-		return -errno;
+	o->nr_events++;
+	return NULL;
+}
+
+static const char *parse_set(const char *arg, void *dst)
+{
+	struct cli_strv *sv = dst;
+	if (!strchr(arg, '=') || arg[0] == '=')
+		return "NAME=VALUE";
+	ARRAY_GROW(sv->v, sv->cap, sv->n + 1);
+	sv->v[sv->n++] = (char *)arg;
+	return NULL;
+}
+
+static const char *parse_core_btf(const char *arg, void *dst)
+{
+	static const char *const modes[] = { [BPFOBJ_CORE_BTF_AUTO] = "auto",
+		[BPFOBJ_CORE_BTF_VMLINUX] = "vmlinux", [BPFOBJ_CORE_BTF_MINIMAL] = "minimal" };
+	for (int i = 0; i < (int)ARRAY_SIZE(modes); i++) {
+		if (!strcmp(arg, modes[i])) {
+			*(int *)dst = i;
+			return NULL;
+		}
 	}
-	if (pid == 0) {
-		char b;
-		close(p[1]);
-		if (read(p[0], &b, 1) != 0)
-			_exit(127);	/* parent gave up: do not run */
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		execvp(argv[0], argv);
-		fprintf(stderr, "bpfperf run: error: cannot run '%s': %s; check the command name and PATH\n",
-			argv[0], strerror(errno));
-		_exit(127);
+	return "auto, vmlinux or minimal";
+}
+
+static const struct cli_opt run_table[] = {
+	CLI_CALL('d', "duration", "SEC", "stop after SEC seconds (default: Ctrl-C or CMD exit)",
+		 &run_opts.duration, cli_parse_seconds),
+	CLI_CALL('p', "pid", "PID", "target of uprobe/, usdt/ and perf_event programs",
+		 &run_opts.target, parse_pid),
+	CLI_CALL(0, "set", "NAME=VALUE", "assign a const volatile global before load (repeatable)",
+		 &run_opts.sets, parse_set),
+	CLI_CALL('e', "event", "EV[:HZ]", "perf event for SEC(\"perf_event\") programs (repeatable;\n"
+		 "default cpu-clock:99): cpu-clock, task-clock, page-faults,\n"
+		 "context-switches, cpu-migrations, cycles, instructions...",
+		 &run_opts, parse_event),
+	CLI_DOUBLE('I', "interval", "SEC", "also dump the maps every SEC seconds", &run_opts.interval,
+		   0.01, 1e7, "a number of seconds, at least 0.01, e.g. 1 or 0.5"),
+	CLI_FLAG(0, "heatmap", "with --interval: print histogram maps as one heat-map row\n"
+		 "per interval instead of full dumps", &run_opts.heatmap),
+	CLI_STR(0, "event-type", "NAME", "decode stream records as struct NAME", &run_opts.event_type),
+	CLI_FLAG_OFF(0, "no-hist", "do not render histogram maps as text histograms", &run_opts.hist),
+	CLI_FLAG(0, "skip-unsupported", "run the programs this kernel supports, skip the others",
+		 &run_opts.skip),
+	CLI_CALL(0, "core-btf", "MODE", "CO-RE relocation target: auto (default: a minimal copy of\n"
+		 "the kernel types used, or the full kernel BTF where needed),\n"
+		 "vmlinux (always the full kernel BTF), minimal (or fail)",
+		 &run_opts.core_btf, parse_core_btf),
+	CLI_FLAG(0, "dump-xlated", "load, print the programs' translated instructions, exit",
+		 &run_opts.xlated),
+	CLI_FLAG('j', "json", "JSON: one object per record, {\"maps\": [...]} per dump", &run_opts.json),
+	CLI_END,
+};
+
+static const struct cli_cmd run_cmd = {
+	.name = "run",
+	.synopsis = "OBJ.bpf.o [OBJ...] [options] [-- CMD [ARGS...]]",
+	.description =
+		"Open each BPF object, assign its const volatile globals (--set), load it,\n"
+		"attach every program where its section says, stream its ring buffer and\n"
+		"perf event array maps, and dump every other map typed by BTF at the end.\n",
+	.footer =
+		"Sections: tracepoint/ tp/ raw_tp/ raw_tracepoint/ tp_btf/ uprobe/ uretprobe/\n"
+		"usdt/ perf_event kprobe/ kretprobe/ fentry/ fexit/. See docs/bpfperf-run.md.\n",
+	.opts = run_table,
+	.positional = CLI_POS_ARGS,	/* the objects; what follows -- is the command */
+};
+
+/* One run: the objects and the workload, from start to exit. */
+struct run {
+	const struct run_opts *o;
+	char **paths;			/* the object files */
+	int nr_objs;
+	struct bpfobj **objs;
+	int opened;
+	struct workload wl;
+	int links, nstreams;
+	uint64_t t0, t_loaded;		/* now_ns() */
+};
+
+/* Parse and check the command line into run_opts and args. Returns -1 to go
+ * on, else the exit status (0 for --help, 2 for a usage error). */
+static int run_parse(int argc, char **argv, struct cli_args *args)
+{
+	struct run_opts *o = &run_opts;
+	int rc = cli_parse(&run_cmd, argc, argv, args);
+	if (rc != CLI_OK)
+		return cli_exit(rc);
+	o->target.argv = args->cmd;
+	if (!args->nr_pos) {
+		pr_err("no BPF object given; usage: bpfperf run OBJ.bpf.o [options] [-- CMD]");
+		cli_usage(&run_cmd, stderr);
+		return EXIT_USAGE;
 	}
-	close(p[0]);
-	c->pid = pid;
-	c->go_fd = p[1];
+	if (o->heatmap && (!o->interval || o->json)) {
+		pr_err("--heatmap needs --interval SEC and text output (no --json)");
+		return EXIT_USAGE;
+	}
+	if (o->target.nr_pids && o->target.argv) {
+		pr_err("-p and a command are exclusive: trace either an existing process or CMD");
+		return EXIT_USAGE;
+	}
+	if (target_check(&o->target, TARGET_NO_TIDS) < 0)
+		return EXIT_USAGE;	/* a bad combination, or no such process */
+	return -1;
+}
+
+/* Open every object, apply the --set assignments and check that the kernel
+ * supports the programs. 0, or -1 (reported). */
+static int run_open(struct run *r)
+{
+	const struct run_opts *o = r->o;
+	r->objs = xcalloc((size_t)r->nr_objs, sizeof(*r->objs));
+	struct bpfobj_open_opts oo = { .core_btf = o->core_btf >= 0 ? (enum bpfobj_core_btf)o->core_btf
+									: BPFOBJ_CORE_BTF_AUTO };
+	for (int i = 0; i < r->nr_objs; i++) {
+		if (bpfobj_open(r->paths[i], &oo, &r->objs[i]))
+			return -1;
+		r->opened++;
+	}
+	/* Each --set goes to every object that has the variable; at least one must. */
+	for (size_t s = 0; s < o->sets.n; s++) {
+		int applied = 0;
+		for (int i = 0; i < r->nr_objs; i++) {
+			int ret = bpfobj_set(r->objs[i], o->sets.v[s], r->nr_objs == 1);
+			if (ret < 0)
+				return -1;
+			applied += ret;
+		}
+		if (!applied) {
+			pr_err("--set %s: no object has that global variable; declare it as "
+			       "'const volatile TYPE NAME = DEFAULT;'", o->sets.v[s]);
+			return -1;
+		}
+	}
+	int nr_progs = 0;
+	for (int i = 0; i < r->nr_objs; i++) {
+		int ret = bpfobj_check_support(r->objs[i], o->skip);
+		if (ret < 0)
+			return -1;
+		nr_progs += ret;
+	}
+	if (!nr_progs) {
+		pr_err("no program to run: %s", o->skip ? "every program was skipped as unsupported"
+			: "the object has no BPF programs (put them in SEC(\"tp/CATEGORY/NAME\") functions)");
+		return -1;
+	}
 	return 0;
 }
 
-static void abort_child(struct child *c)
+/* Fork the command (held before exec until we are attached) and load the
+ * objects; with --dump-xlated print the programs instead (the command does
+ * not run). Returns -1 to go on, else the exit status. */
+static int run_load(struct run *r)
 {
-	if (c->pid <= 0)
-		return;
-	if (c->go_fd >= 0) {
-		(void)!write(c->go_fd, "x", 1);
-		close(c->go_fd);
-		c->go_fd = -1;
+	const struct run_opts *o = r->o;
+	if (o->target.argv && !o->xlated) {
+		int err = workload_prepare(&r->wl, o->target.argv);
+		if (err)
+			return workload_failed_status(err);
 	}
-	kill(c->pid, SIGKILL);
-	waitpid(c->pid, NULL, 0);
-	c->pid = 0;
+	for (int i = 0; i < r->nr_objs; i++)
+		if (bpfobj_load(r->objs[i]))
+			return EXIT_FAIL;
+	r->t_loaded = now_ns();
+	if (o->xlated) {
+		int ret = EXIT_OK;
+		for (int i = 0; i < r->nr_objs && !ret; i++)
+			ret = bpfobj_dump_xlated(r->objs[i], stdout) ? EXIT_FAIL : EXIT_OK;
+		fflush(stdout);
+		return ret;
+	}
+	return -1;
 }
 
-/* Detaching a tracepoint or kprobe program makes the kernel wait for RCU
- * grace periods (about 70 ms for a syscall tracepoint on Linux 6.18) inside
- * close(), so a run that is over would still take that long to exit. Instead
- * a child process inherits the links (fds) and drops them once we have
- * exited: our own closes are then not the last ones and return at once. The
- * child keeps none of our stdio, so pipes reading our output see EOF when we
- * exit. Returns after the fork; the child never returns. */
-static void detach_in_background(void)
+/* Attach every program, open the streams, then let the command exec.
+ * Returns -1 to go on, else the exit status. */
+static int run_attach(struct run *r)
 {
-	int p[2];
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return;		/* then we pay for the detach ourselves */
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return;
+	const struct run_opts *o = r->o;
+	bool cmd = r->wl.pid > 0;
+	struct bpfobj_attach_opts ao = {
+		.pid = cmd ? r->wl.pid : o->target.nr_pids ? o->target.pids[0] : -1,
+		.inherit = cmd,
+		.events = o->events, .nr_events = (int)o->nr_events, .skip_unsupported = o->skip,
+	};
+	for (int i = 0; i < r->nr_objs; i++) {
+		if (bpfobj_attach(r->objs[i], &ao))
+			return EXIT_FAIL;
+		r->links += bpfobj_nr_links(r->objs[i]);
 	}
-	if (pid == 0) {
-		close(p[1]);
-		int nul = open("/dev/null", O_RDWR | O_CLOEXEC);
-		if (nul >= 0) {
-			dup2(nul, 0);
-			dup2(nul, 1);
-			dup2(nul, 2);
-		}
-		signal(SIGINT, SIG_IGN);
-		char b;
-		/* EOF when the parent has exited (its write end closed) */
-		while (read(p[0], &b, 1) < 0 && errno == EINTR)
-			;
-		_exit(0);
+	struct bpfobj_output so = { .out = stdout, .json = o->json, .event_type = o->event_type };
+	for (int i = 0; i < r->nr_objs; i++) {
+		int ret = bpfobj_streams_open(r->objs[i], &so);
+		if (ret < 0)
+			return EXIT_FAIL;
+		r->nstreams += ret;
 	}
-	close(p[0]);
-	/* p[1] stays open (close-on-exec) until we exit */
+	pr_info("attached %d program link%s from %d object%s in %.1f ms (load %.1f ms)%s", r->links,
+		r->links == 1 ? "" : "s", r->nr_objs, r->nr_objs == 1 ? "" : "s",
+		(double)(now_ns() - r->t0) / 1e6, (double)(r->t_loaded - r->t0) / 1e6,
+		cmd ? "" : "; Ctrl-C to stop");
+	stop_signals_install(false);
+	if (cmd) {
+		int err = workload_start(&r->wl);
+		if (err)
+			return workload_failed_status(err);
+	}
+	return -1;
 }
 
-static double now_s(void)
+/* Dump every object's maps: one {"maps": [...]} line in JSON, else text
+ * (heading before the first object's maps, if any). */
+static void dump_all(struct run *r, bool heatmap, const char *heading)
 {
-	return (double)now_ns() / 1e9;
-}
-
-static void dump_all(struct bpfobj **objs, int n, bool json, bool hist, bool heatmap, const char *heading)
-{
-	if (json) {
+	if (r->o->json) {
 		struct json_writer *jw = jw_new(stdout, false);
 		jw_start_object(jw);
 		jw_key(jw, "maps");
 		jw_start_array(jw);
-		for (int i = 0; i < n; i++) {
+		for (int i = 0; i < r->nr_objs; i++) {
 			struct bpfobj_dump_opts d = { .o = { .out = stdout, .jw = jw }, .maps_only = true };
-			bpfobj_dump_maps(objs[i], &d);
+			bpfobj_dump_maps(r->objs[i], &d);
 		}
 		jw_end_array(jw);
 		jw_end_object(jw);
@@ -190,354 +294,117 @@ static void dump_all(struct bpfobj **objs, int n, bool json, bool hist, bool hea
 		fflush(stdout);
 		return;
 	}
-	for (int i = 0; i < n; i++) {
-		struct bpfobj_dump_opts d = { .o = { .out = stdout }, .histograms = hist,
+	for (int i = 0; i < r->nr_objs; i++) {
+		struct bpfobj_dump_opts d = { .o = { .out = stdout }, .histograms = r->o->hist,
 					      .heatmap = heatmap, .heading = i == 0 ? heading : NULL };
-		bpfobj_dump_maps(objs[i], &d);
+		bpfobj_dump_maps(r->objs[i], &d);
 	}
 }
 
-enum {
-	OPT_SET = 1000, OPT_SKIP, OPT_EVTYPE, OPT_NOHIST, OPT_HEATMAP, OPT_COREBTF, OPT_XLATED,
-};
-
-int cmd_run(int argc, char **argv)
+/* stop_loop poll: wait for stream records of every object (the wait shared
+ * between them) and print them. */
+static int run_poll(void *ctx, int timeout_ms)
 {
-	static const struct option longopts[] = {
-		{ "duration", required_argument, NULL, 'd' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "set", required_argument, NULL, OPT_SET },
-		{ "event", required_argument, NULL, 'e' },
-		{ "interval", required_argument, NULL, 'I' },
-		{ "event-type", required_argument, NULL, OPT_EVTYPE },
-		{ "skip-unsupported", no_argument, NULL, OPT_SKIP },
-		{ "no-hist", no_argument, NULL, OPT_NOHIST },
-		{ "heatmap", no_argument, NULL, OPT_HEATMAP },
-		{ "core-btf", required_argument, NULL, OPT_COREBTF },
-		{ "dump-xlated", no_argument, NULL, OPT_XLATED },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	double duration = 0, interval = 0;
-	pid_t pid = -1;
-	bool json = false, skip = false, hist = true, heatmap = false, xlated = false;
-	const char *event_type = NULL;
-	struct bpfobj_open_opts open_opts = { .core_btf = BPFOBJ_CORE_BTF_AUTO };
-	char **sets = NULL;
-	size_t nr_sets = 0, cap_sets = 0;
-	struct bpfobj_perf_event *events = NULL;
-	size_t nr_events = 0, cap_events = 0;
-	int ret = 1, c;
+	struct run *r = ctx;
+	for (int i = 0; i < r->nr_objs; i++) {
+		int ret = bpfobj_streams_poll(r->objs[i], r->nr_objs == 1 ? timeout_ms : timeout_ms / r->nr_objs);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
 
-	optind = 1;
-	opterr = 0;
-	/* '+': stop at the first non-option so that objects may come first
-	 * and options after them; handled by the loop below. */
-	int pos_start = 1;
-	char **objs_arg = xcalloc((size_t)argc + 1, sizeof(char *));
-	int nr_objs = 0;
-	char **cmd = NULL;
-	for (;;) {
-		c = getopt_long(argc, argv, "+d:p:e:I:jh", longopts, NULL);
-		if (c == -1) {
-			if (optind < argc && strcmp(argv[optind - 1], "--") && strcmp(argv[optind], "--")) {
-				objs_arg[nr_objs++] = argv[optind++];
-				continue;
-			}
-			if (optind < argc && !strcmp(argv[optind], "--"))
-				optind++;
-			if (optind < argc)
-				cmd = &argv[optind];
-			break;
-		}
-		switch (c) {
-		case 'd':
-			if (!parse_seconds("--duration", optarg, &duration))
-				goto out;
-			if (duration == 0) {
-				pr_err("--duration 0: give a positive number of seconds");
-				goto out;
-			}
-			break;
-		case 'I':
-			if (!parse_seconds("--interval", optarg, &interval))
-				goto out;
-			if (interval < 0.01) {
-				pr_err("--interval %s: the interval must be at least 0.01 s", optarg);
-				goto out;
-			}
-			break;
-		case 'p': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (*end || v <= 0 || v > 1 << 30) {
-				pr_err("-p '%s': expected a process id", optarg);
-				goto out;
-			}
-			if (kill((pid_t)v, 0) < 0 && errno == ESRCH) {
-				pr_err("-p %ld: no such process", v);
-				goto out;
-			}
-			pid = (pid_t)v;
-			break;
-		}
-		case 'e':
-			ARRAY_GROW(events, cap_events, nr_events + 1);
-			if (bpfobj_parse_perf_event(optarg, &events[nr_events])) {
-				pr_err("-e '%s': unknown event or bad frequency; use EVENT[:HZ] with EVENT one of "
-				       "cpu-clock, task-clock, page-faults, context-switches, cpu-migrations, "
-				       "minor-faults, major-faults, cycles, instructions, cache-references, "
-				       "cache-misses, branches, branch-misses", optarg);
-				goto out;
-			}
-			nr_events++;
-			break;
-		case OPT_SET:
-			if (!strchr(optarg, '=') || optarg[0] == '=') {
-				pr_err("--set '%s': expected NAME=VALUE", optarg);
-				goto out;
-			}
-			ARRAY_GROW(sets, cap_sets, nr_sets + 1);
-			sets[nr_sets++] = optarg;
-			break;
-		case OPT_EVTYPE:
-			event_type = optarg;
-			break;
-		case OPT_SKIP:
-			skip = true;
-			break;
-		case OPT_NOHIST:
-			hist = false;
-			break;
-		case OPT_HEATMAP:
-			heatmap = true;
-			break;
-		case OPT_COREBTF:
-			if (!strcmp(optarg, "auto"))
-				open_opts.core_btf = BPFOBJ_CORE_BTF_AUTO;
-			else if (!strcmp(optarg, "vmlinux"))
-				open_opts.core_btf = BPFOBJ_CORE_BTF_VMLINUX;
-			else if (!strcmp(optarg, "minimal"))
-				open_opts.core_btf = BPFOBJ_CORE_BTF_MINIMAL;
-			else {
-				pr_err("--core-btf '%s': expected auto, vmlinux or minimal", optarg);
-				ret = 2;
-				goto out;
-			}
-			break;
-		case OPT_XLATED:
-			xlated = true;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			usage(stdout);
-			ret = 0;
-			goto out;
-		default:
-			if (optopt && optopt < 256)
-				pr_err("option -%c %s; see 'bpfperf run --help'", optopt,
-				       strchr("dpeI", optopt) ? "needs an argument" : "is unknown");
-			else
-				pr_err("unknown option or missing argument in '%s'; see 'bpfperf run --help'",
-				       argv[optind - 1]);
-			ret = 2;
-			goto out;
-		}
+/* stop_loop tick (--interval): a heat-map row, a JSON dump, or a full text
+ * dump under the time of day. */
+static int run_tick(void *ctx)
+{
+	struct run *r = ctx;
+	if (r->o->heatmap || r->o->json) {
+		dump_all(r, r->o->heatmap, NULL);
+		return 0;
 	}
-	(void)pos_start;
-	if (!nr_objs) {
-		pr_err("no BPF object given; usage: bpfperf run OBJ.bpf.o [options] [-- CMD]");
-		usage(stderr);
-		ret = 2;
-		goto out;
-	}
-	if (heatmap && (!interval || json)) {
-		pr_err("--heatmap needs --interval SEC and text output (no --json)");
-		ret = 2;
-		goto out;
-	}
-	if (pid > 0 && cmd) {
-		pr_err("-p and a command are exclusive: trace either an existing process or CMD");
-		ret = 2;
-		goto out;
-	}
+	time_t tt = time(NULL);
+	struct tm tm;
+	char head[64];
+	localtime_r(&tt, &tm);
+	strftime(head, sizeof(head), "=== %H:%M:%S ===", &tm);
+	dump_all(r, false, head);
+	return 0;
+}
 
-	double t0 = now_s();
-	struct bpfobj **objs = xcalloc((size_t)nr_objs, sizeof(*objs));
-	struct child child = { .pid = 0, .go_fd = -1 };
-	int opened = 0;
-	for (int i = 0; i < nr_objs; i++) {
-		if (bpfobj_open(objs_arg[i], &open_opts, &objs[i]))
-			goto cleanup;
-		opened++;
+/* Stream until Ctrl-C, the duration or the command's exit (a command still
+ * running then gets the signal, or SIGTERM, and 1 s to exit). Returns -1 to
+ * go on to the final dump with *status the exit status, or the exit status
+ * of a failure. */
+static int run_loop(struct run *r, int *status)
+{
+	struct stop_loop l = { .wl = r->wl.pid > 0 ? &r->wl : NULL, .duration = r->o->duration,
+			       .interval = r->o->interval, .poll = run_poll, .tick = run_tick, .ctx = r };
+	enum stop_reason why = stop_loop_run(&l);
+	if (why == STOP_ERROR) {
+		pr_err("reading events: %s", log_strerr(l.err));
+		return EXIT_FAIL;
 	}
-	/* Each --set goes to every object that has the variable; at least one must. */
-	for (size_t s = 0; s < nr_sets; s++) {
-		int applied = 0;
-		for (int i = 0; i < nr_objs; i++) {
-			int r = bpfobj_set(objs[i], sets[s], nr_objs == 1);
-			if (r < 0)
-				goto cleanup;
-			applied += r;
-		}
-		if (!applied) {
-			pr_err("--set %s: no object has that global variable; declare it as "
-			       "'const volatile TYPE NAME = DEFAULT;'", sets[s]);
-			goto cleanup;
-		}
-	}
-	int nr_progs = 0;
-	for (int i = 0; i < nr_objs; i++) {
-		int r = bpfobj_check_support(objs[i], skip);
-		if (r < 0)
-			goto cleanup;
-		nr_progs += r;
-	}
-	if (!nr_progs) {
-		pr_err("no program to run: %s", skip ? "every program was skipped as unsupported"
-			: "the object has no BPF programs (put them in SEC(\"tp/CATEGORY/NAME\") functions)");
-		goto cleanup;
-	}
-	if (cmd && start_child(cmd, &child))
-		goto cleanup;
-	for (int i = 0; i < nr_objs; i++)
-		if (bpfobj_load(objs[i]))
-			goto cleanup;
-	double t_loaded = now_s();
-	if (xlated) {
-		ret = 0;
-		for (int i = 0; i < nr_objs && !ret; i++)
-			ret = bpfobj_dump_xlated(objs[i], stdout) ? 1 : 0;
-		fflush(stdout);
-		goto cleanup;
-	}
-	int links = 0;
-	struct bpfobj_attach_opts ao = {
-		.pid = child.pid > 0 ? child.pid : pid, .inherit = child.pid > 0,
-		.events = events, .nr_events = (int)nr_events, .skip_unsupported = skip,
-	};
-	for (int i = 0; i < nr_objs; i++) {
-		if (bpfobj_attach(objs[i], &ao))
-			goto cleanup;
-		links += bpfobj_nr_links(objs[i]);
-	}
-	struct bpfobj_output so = { .out = stdout, .event_type = event_type };
-	so.json = json;
-	int nstreams = 0;
-	for (int i = 0; i < nr_objs; i++) {
-		int r = bpfobj_streams_open(objs[i], &so);
-		if (r < 0)
-			goto cleanup;
-		nstreams += r;
-	}
-	double t_attached = now_s();
-	pr_info("attached %d program link%s from %d object%s in %.1f ms (load %.1f ms)%s", links,
-		links == 1 ? "" : "s", nr_objs, nr_objs == 1 ? "" : "s", (t_attached - t0) * 1e3,
-		(t_loaded - t0) * 1e3, cmd ? "" : "; Ctrl-C to stop");
+	/* The command's status when it exited or was stopped by a signal; when
+	 * the duration stopped it, the run itself succeeded. */
+	*status = l.wl && why != STOP_DURATION ? workload_exit_status(&r->wl) : EXIT_OK;
+	return -1;
+}
 
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	struct sigaction sc = { .sa_handler = on_child, .sa_flags = SA_NOCLDSTOP };
-	sigaction(SIGCHLD, &sc, NULL);
-	if (child.pid > 0) {
-		/* Let the command run: it sees EOF on the pipe and execs. */
-		close(child.go_fd);
-		child.go_fd = -1;
-	}
-
-	double start = now_s(), next_dump = start + interval;
-	int child_status = -1;
-	while (!stop_signal) {
-		double now = now_s();
-		if (duration && now - start >= duration)
-			break;
-		if (child.pid > 0) {
-			int st;
-			pid_t w = waitpid(child.pid, &st, WNOHANG);
-			if (w == child.pid) {
-				child_status = st;
-				child.pid = 0;
-				break;
-			}
-		}
-		if (interval && now >= next_dump) {
-			if (heatmap || json) {
-				dump_all(objs, nr_objs, json, hist, heatmap, NULL);
-			} else {
-				time_t tt = time(NULL);
-				struct tm tm;
-				char head[64];
-				localtime_r(&tt, &tm);
-				strftime(head, sizeof(head), "=== %H:%M:%S ===", &tm);
-				dump_all(objs, nr_objs, json, hist, false, head);
-			}
-			next_dump += interval;
-			if (next_dump < now)
-				next_dump = now + interval;
-		}
-		double wait = 0.1;
-		if (duration && start + duration - now < wait)
-			wait = start + duration - now;
-		if (interval && next_dump - now < wait)
-			wait = next_dump - now;
-		if (wait < 0)
-			wait = 0;
-		int timeout_ms = (int)(wait * 1000 + 0.5);
-		for (int i = 0; i < nr_objs; i++) {
-			int r = bpfobj_streams_poll(objs[i], nr_objs == 1 ? timeout_ms : timeout_ms / nr_objs);
-			if (r < 0) {
-				pr_err("reading events: %s", log_strerr(r));
-				goto cleanup;
-			}
-		}
-	}
-	if (stop_signal && child.pid > 0) {
-		/* Ctrl-C reached the command too; collect it. */
-		int st;
-		if (waitpid(child.pid, &st, 0) == child.pid)
-			child_status = st;
-		child.pid = 0;
-	}
+/* The final dump and the stream counts; the links are left to a child to
+ * detach after we exit (see bpf_detach_in_background). */
+static void run_finish(struct run *r)
+{
 	uint64_t records = 0, lost = 0;
-	for (int i = 0; i < nr_objs; i++) {
-		uint64_t r, l;
-		bpfobj_streams_stats(objs[i], &r, &l);
-		records += r;
+	for (int i = 0; i < r->nr_objs; i++) {
+		uint64_t n, l;
+		bpfobj_streams_stats(r->objs[i], &n, &l);
+		records += n;
 		lost += l;
 	}
 	fflush(stdout);
-	if (json)
-		dump_all(objs, nr_objs, true, hist, false, NULL);
+	if (r->o->json)
+		dump_all(r, false, NULL);
 	else
-		dump_all(objs, nr_objs, false, hist, false,
-			 interval ? "=== final ===" : (nstreams && records ? "" : NULL));
-	if (nstreams)
+		dump_all(r, false, r->o->interval ? "=== final ===" : (r->nstreams && records ? "" : NULL));
+	if (r->nstreams)
 		fprintf(stderr, "bpfperf run: %" PRIu64 " records streamed, %" PRIu64 " lost\n", records, lost);
-	pr_info("finished %.1f ms after start", (now_s() - t0) * 1e3);
-	/* BPFPERF_SYNC_DETACH=1: detach in this process (to measure the difference) */
-	const char *sync_detach = getenv("BPFPERF_SYNC_DETACH");
-	if (links > 0 && !(sync_detach && !strcmp(sync_detach, "1")))
-		detach_in_background();
+	pr_info("finished %.1f ms after start", (double)(now_ns() - r->t0) / 1e6);
+	if (r->links > 0)
+		bpf_detach_in_background();
+}
 
-	ret = 0;
-	if (child_status >= 0) {
-		if (WIFEXITED(child_status))
-			ret = WEXITSTATUS(child_status);
-		else if (WIFSIGNALED(child_status))
-			ret = 128 + WTERMSIG(child_status);
+int cmd_run(int argc, char **argv)
+{
+	struct cli_args args = { 0 };
+	struct run r = { .o = &run_opts, .wl = { .go_fd = -1, .err_fd = -1 } };
+	int status = EXIT_OK;
+	int ret = run_parse(argc, argv, &args);
+	if (ret >= 0)
+		goto out;
+	r.paths = args.pos;
+	r.nr_objs = args.nr_pos;
+	r.t0 = now_ns();
+	if (run_open(&r) < 0)
+		ret = EXIT_FAIL;
+	if (ret < 0)
+		ret = run_load(&r);
+	if (ret < 0)
+		ret = run_attach(&r);
+	if (ret < 0)
+		ret = run_loop(&r, &status);
+	if (ret < 0) {
+		run_finish(&r);
+		ret = status;
 	}
-cleanup:
-	abort_child(&child);
-	for (int i = 0; i < opened; i++)
-		bpfobj_close(objs[i]);
-	free(objs);
+	workload_destroy(&r.wl);
+	for (int i = 0; i < r.opened; i++)
+		bpfobj_close(r.objs[i]);
+	free(r.objs);
 out:
-	free(objs_arg);
-	free(sets);
-	free(events);
+	cli_args_free(&args);
+	free(run_opts.target.pids);
+	free(run_opts.sets.v);
+	free(run_opts.events);
 	return ret;
 }

@@ -67,23 +67,10 @@ enum stop_reason stop_loop_run(struct stop_loop *l)
 
 	for (;;) {
 		uint64_t now = now_ns();
-		int r = l->poll(l->ctx, timeout_ms(now, kill_at ? 0 : deadline, next_tick));
-		if (r < 0 && r != -EINTR) {
-			l->err = r;
-			why = STOP_ERROR;
-			break;
-		}
-		now = now_ns();
-		if (next_tick && now >= next_tick && !why) {
-			if (l->tick && (r = l->tick(l->ctx)) < 0) {
-				l->err = r;
-				why = STOP_ERROR;
-				break;
-			}
-			next_tick += ival;
-			if (next_tick < now)
-				next_tick = now + ival;
-		}
+		int r;
+		/* The checks come before the wait, so that a workload that has
+		 * already exited (or a signal that has already come) is seen at
+		 * once rather than after a whole poll timeout. */
 		if (have_wl && workload_reap(l->wl, false))
 			return why ? why : STOP_WORKLOAD_EXIT;
 		if (!why && stop_sig) {
@@ -94,18 +81,35 @@ enum stop_reason stop_loop_run(struct stop_loop *l)
 			why = STOP_DURATION;
 		if (!why && l->target && !target_alive(l->target))
 			return STOP_TARGETS_GONE;
-		if (!why)
-			continue;
-		if (!have_wl)
+		/* No tick once stopping: the caller's final output covers the
+		 * last interval (a tick due at the deadline is not printed). */
+		if (!why && next_tick && now >= next_tick) {
+			if (l->tick && (r = l->tick(l->ctx)) < 0) {
+				l->err = r;
+				why = STOP_ERROR;
+				break;
+			}
+			next_tick += ival;
+			if (next_tick < now)
+				next_tick = now + ival;
+		}
+		if (why && !have_wl)
 			return why;
-		if (!kill_at) {
+		if (why && !kill_at) {
 			/* Stop the workload and keep draining while it exits. */
 			workload_signal(l->wl, why == STOP_SIGNAL ? l->signal : SIGTERM);
 			kill_at = now + GRACE_NS;
-		} else if (now >= kill_at) {
+		} else if (why && now >= kill_at) {
 			workload_signal(l->wl, SIGKILL);
 			workload_reap(l->wl, true);
 			return why;
+		}
+		/* Once stopping, only the kill time bounds the wait. */
+		r = l->poll(l->ctx, why ? timeout_ms(now, kill_at, 0) : timeout_ms(now, deadline, next_tick));
+		if (r < 0 && r != -EINTR) {
+			l->err = r;
+			why = STOP_ERROR;
+			break;
 		}
 	}
 	if (have_wl) {

@@ -11,6 +11,8 @@
  *   bpf_wait_for_programs()    no program still running on another CPU
  *   stop_loop_run()            poll and drain until a signal, the duration,
  *                              the workload's exit or the targets' exit
+ *   bpf_detach_in_background() exit at once, leaving the slow detach of
+ *                              tracepoints and kprobes to a child
  *
  * Nothing here prints except through log.h, and nothing names an option.
  * Error convention: 0 or a negative errno, one message logged by the
@@ -115,5 +117,15 @@ int stop_signal_received(void);
  * (SIGTERM for the duration) and the loop goes on draining while it exits;
  * one second later it is killed. The workload is reaped on return. */
 enum stop_reason stop_loop_run(struct stop_loop *l);
+
+/* ---- exiting ---- */
+
+/* Call when done, just before exiting with the BPF links still open: forks a
+ * child that inherits them and closes them once this process has exited, so
+ * that the exit does not wait for the kernel's detach (RCU grace periods,
+ * tens of ms per tracepoint or kprobe). Best effort: on failure the caller
+ * detaches itself. BPFPERF_SYNC_DETACH=1 in the environment turns it off
+ * (to measure the difference). */
+void bpf_detach_in_background(void);
 
 #endif

@@ -232,16 +232,26 @@ static void report_exec_error(const char *cmd, int e)
 }
 
 /* In the child: wait for the go byte, then exec; on failure send errno. */
-static void __attribute__((noreturn)) child_main(struct workload *w, char **argv, int go_rd, int err_wr)
+static void __attribute__((noreturn)) child_main(struct workload *w, char **argv, int go_rd, int err_wr,
+						  pid_t tracer)
 {
 	char b;
 	signal(SIGPIPE, SIG_DFL);	/* we may ignore it; the workload must not */
+	/* Inherited SIG_IGN (a background job of a script, nohup) would make
+	 * the stop loop's forwarded signal useless: the workload is stopped by
+	 * them, as record and run did before this module. */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	/* Released by the tracer closing its end (EOF), not by a byte: a write
+	 * would be one more system call that the programs just attached see
+	 * (and count) as the tracer's. A tracer that dies also closes its end,
+	 * so the child checks that its parent is still the tracer. */
 	ssize_t n;
 	do
 		n = read(go_rd, &b, 1);
 	while (n < 0 && errno == EINTR);
-	if (n != 1)
-		_exit(127);	/* the tracer gave up: do not run */
+	if (n != 0 || getppid() != tracer)
+		_exit(127);	/* the tracer gave up or died: do not run */
 	execv(w->path, argv);
 	int e = errno;
 	if (write(err_wr, &e, sizeof(e)) < 0)
@@ -273,6 +283,7 @@ int workload_prepare(struct workload *w, char **argv)
 		return -e;
 	}
 	fflush(NULL);
+	pid_t tracer = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		int e = errno;
@@ -283,7 +294,7 @@ int workload_prepare(struct workload *w, char **argv)
 	if (pid == 0) {
 		close(go[1]);
 		close(er[0]);
-		child_main(w, argv, go[0], er[1]);
+		child_main(w, argv, go[0], er[1], tracer);
 	}
 	close(go[0]);
 	close(er[1]);
@@ -296,12 +307,7 @@ int workload_prepare(struct workload *w, char **argv)
 int workload_start(struct workload *w)
 {
 	int e = 0;
-	if (write(w->go_fd, "g", 1) != 1) {
-		e = errno;
-		pr_err("cannot start the workload: %s", strerror(e));
-		return -e;
-	}
-	close(w->go_fd);
+	close(w->go_fd);	/* EOF releases the exec (see child_main) */
 	w->go_fd = -1;
 	ssize_t n;
 	do
@@ -354,15 +360,16 @@ int workload_failed_status(int err)
 
 void workload_destroy(struct workload *w)
 {
+	/* Killed before its cork is closed: closing it would release the exec. */
+	if (w->pid > 0 && !w->reaped)
+		kill(w->pid, SIGKILL);
 	if (w->go_fd >= 0)
-		close(w->go_fd);	/* a corked child sees EOF and exits 127 */
+		close(w->go_fd);
 	if (w->err_fd >= 0)
 		close(w->err_fd);
 	w->go_fd = w->err_fd = -1;
-	if (w->pid > 0 && !w->reaped) {
-		kill(w->pid, SIGKILL);
+	if (w->pid > 0 && !w->reaped)
 		workload_reap(w, true);
-	}
 	free(w->path);
 	w->path = NULL;
 }

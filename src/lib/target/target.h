@@ -63,7 +63,7 @@ pid_t proc_parent(pid_t pid);
 
 struct workload {
 	pid_t pid;		/* 0: none */
-	int go_fd;		/* write end of the cork: one byte releases the exec */
+	int go_fd;		/* write end of the cork: closing it releases the exec */
 	int err_fd;		/* read end: the child's errno when its exec failed */
 	bool reaped;
 	int status;		/* wait status once reaped */
