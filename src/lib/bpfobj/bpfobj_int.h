@@ -66,8 +66,6 @@ static inline bool bpfobj_has_prefix(const char *s, const char *p)
 	return !strncmp(s, p, strlen(p));
 }
 
-/* globals.c: skip modifiers and typedefs from *id; the type reached (NULL if none). */
-const struct btf_type *bpfobj_btf_resolve(const struct btf *btf, uint32_t *id);
 /* globals.c: find variable name in the DATASEC named sec (NULL: any DATASEC)
  * of btf. The one walk of DATASECs: globals, and the .maps definitions. */
 bool bpfobj_btf_find_var(const struct btf *btf, const char *sec, const char *name,

@@ -2,6 +2,7 @@
 /* Global variables of a BPF object: where they live (the one DATASEC walk),
  * assigning them before load ("NAME=VALUE") and reading them after. */
 #include "bpfobj_int.h"
+#include "btf/btf_fmt.h"
 #include "log.h"
 #include "util.h"
 
@@ -10,19 +11,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-const struct btf_type *bpfobj_btf_resolve(const struct btf *btf, uint32_t *id)
-{
-	for (int i = 0; i < 32; i++) {
-		const struct btf_type *t = btf__type_by_id(btf, *id);
-		if (!t)
-			return NULL;
-		if (!btf_is_mod(t) && !btf_is_typedef(t))
-			return t;
-		*id = t->type;
-	}
-	return NULL;
-}
 
 bool bpfobj_btf_find_var(const struct btf *btf, const char *sec, const char *name,
 			 struct bpfobj_global *g)
@@ -223,7 +211,7 @@ static int set_string(const struct btf *btf, const char *name, const char *val,
 		      const struct btf_type *t, uint8_t *dst, uint32_t size)
 {
 	uint32_t eid = btf_array(t)->type;
-	const struct btf_type *et = bpfobj_btf_resolve(btf, &eid);
+	const struct btf_type *et = btf_skip_mods(btf, &eid);
 	if (!et || !btf_is_int(et) || et->size != 1)
 		return bad_type(name);
 	uint32_t nelems = btf_array(t)->nelems;
@@ -252,7 +240,7 @@ static int apply_set(struct bpfobj *bo, const char *assign)
 	int ret = set_target(bo, name, &g, &dst);
 	if (!ret) {
 		uint32_t rid = g.type_id;
-		const struct btf_type *t = bpfobj_btf_resolve(bo->btf, &rid);
+		const struct btf_type *t = btf_skip_mods(bo->btf, &rid);
 		if (t && btf_is_int(t) && (btf_int_encoding(t) & BTF_INT_BOOL))
 			ret = set_bool(name, val, dst, g.size);
 		else if (t && (btf_is_int(t) || btf_is_any_enum(t)))

@@ -3,6 +3,7 @@
  * uprobes, BPF trampolines, a tracepoint, ...), probed before load so that a
  * missing feature is named instead of surfacing as a load or attach error. */
 #include "bpfobj_int.h"
+#include "skel/skel.h"
 #include "log.h"
 #include "util.h"
 
@@ -19,20 +20,6 @@
 static bool path_exists(const char *p)
 {
 	return access(p, F_OK) == 0;
-}
-
-static const char *tracefs_dir(void)
-{
-	if (path_exists("/sys/kernel/tracing/events"))
-		return "/sys/kernel/tracing";
-	if (path_exists("/sys/kernel/debug/tracing/events"))
-		return "/sys/kernel/debug/tracing";
-	/* Try to mount it; harmless if it fails. */
-	mkdir("/sys/kernel/tracing", 0755);
-	if (syscall(SYS_mount, "nodev", "/sys/kernel/tracing", "tracefs", 0UL, NULL) == 0 &&
-	    path_exists("/sys/kernel/tracing/events"))
-		return "/sys/kernel/tracing";
-	return NULL;
 }
 
 static int probe_prog_type(enum bpf_prog_type t)
@@ -141,28 +128,11 @@ const char *bpfobj_feature_missing(const char *sec)
 	return buf;
 }
 
-/* Effective capabilities from /proc/self/status (CapEff), or ~0 if unknown. */
-static uint64_t cap_effective(void)
-{
-	char *s = read_file("/proc/self/status", NULL);
-	uint64_t caps = ~0ULL;
-	const char *p = s ? strstr(s, "CapEff:") : NULL;
-	if (p)
-		caps = strtoull(p + 7, NULL, 16);
-	free(s);
-	return caps;
-}
-
 int bpfobj_check_support(struct bpfobj *bo, bool skip_unsupported)
 {
 	int bad = 0, enabled = 0;
-	uint64_t caps = cap_effective();
-	bool sys_admin = caps & (1ULL << 21), perfmon = caps & (1ULL << 38), bpf = caps & (1ULL << 39);
-	if (!sys_admin && !(bpf && perfmon)) {
-		pr_err("no permission to load %s: BPF tracing programs need root, or CAP_BPF and "
-		       "CAP_PERFMON; run with sudo", bo->path);
+	if (bpf_privileges_check(bo->path))
 		return -EPERM;
-	}
 	for (int i = 0; i < bo->nr_progs; i++) {
 		struct bpf_program *p = bo->progs[i];
 		if (!bpf_program__autoload(p))

@@ -20,7 +20,7 @@ uint32_t bpfobj_map_def_value_type(const struct btf *btf, const char *map_name)
 	if (!btf || !bpfobj_btf_find_var(btf, ".maps", map_name, &g))
 		return 0;
 	uint32_t sid = g.type_id;
-	const struct btf_type *st = bpfobj_btf_resolve(btf, &sid);
+	const struct btf_type *st = btf_skip_mods(btf, &sid);
 	if (!st || !btf_is_struct(st))
 		return 0;
 	const struct btf_member *m = btf_members(st);

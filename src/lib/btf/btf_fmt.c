@@ -35,7 +35,7 @@ static const char *tname(const struct btf *btf, const struct btf_type *t)
 	return n ? n : "";
 }
 
-static const struct btf_type *skip_mods(const struct btf *btf, uint32_t *id)
+const struct btf_type *btf_skip_mods(const struct btf *btf, uint32_t *id)
 {
 	for (int i = 0; i < MAX_DEPTH; i++) {
 		const struct btf_type *t = btf__type_by_id(btf, *id);
@@ -393,7 +393,7 @@ static void walk_struct(struct fmt_ctx *c, const struct btf_type *t, size_t off,
 				emit_hex_u128(c, hi, lo);
 			} else {
 				uint32_t mid = m[i].type;
-				const struct btf_type *mt = skip_mods(c->btf, &mid);
+				const struct btf_type *mt = btf_skip_mods(c->btf, &mid);
 				bool sign = mt && btf_is_int(mt) && (btf_int_encoding(mt) & BTF_INT_SIGNED);
 				if (bsz < 64 && sign)
 					sb_printf(c->sb, "%" PRId64,
@@ -451,7 +451,7 @@ static void walk(struct fmt_ctx *c, uint32_t id, size_t off, unsigned bit_off, i
 		emit_err(c, -ELOOP, "too deep");
 		return;
 	}
-	const struct btf_type *t = skip_mods(c->btf, &id);
+	const struct btf_type *t = btf_skip_mods(c->btf, &id);
 	if (!t) {
 		emit_err(c, -EINVAL, "bad type");
 		return;
@@ -588,7 +588,7 @@ uint32_t btf_fmt_find_struct(const struct btf *btf, const char *name)
 
 bool btf_fmt_int_info(const struct btf *btf, uint32_t type_id, int *size, bool *is_signed)
 {
-	const struct btf_type *t = skip_mods(btf, &type_id);
+	const struct btf_type *t = btf_skip_mods(btf, &type_id);
 	if (!t)
 		return false;
 	if (btf_is_int(t)) {
@@ -606,7 +606,7 @@ bool btf_fmt_int_info(const struct btf *btf, uint32_t type_id, int *size, bool *
 bool btf_fmt_find_slots(const struct btf *btf, uint32_t type_id, size_t *offset,
 			uint32_t *nr, int *elem_size)
 {
-	const struct btf_type *t = skip_mods(btf, &type_id);
+	const struct btf_type *t = btf_skip_mods(btf, &type_id);
 	if (!t || !btf_is_struct(t))
 		return false;
 	const struct btf_member *m = btf_members(t);
@@ -615,7 +615,7 @@ bool btf_fmt_find_slots(const struct btf *btf, uint32_t type_id, size_t *offset,
 		if (!name || strcmp(name, "slots"))
 			continue;
 		uint32_t mid = m[i].type;
-		const struct btf_type *mt = skip_mods(btf, &mid);
+		const struct btf_type *mt = btf_skip_mods(btf, &mid);
 		if (!mt || !btf_is_array(mt))
 			return false;
 		bool sign;

@@ -58,4 +58,9 @@ bool btf_fmt_find_slots(const struct btf *btf, uint32_t type_id, size_t *offset,
 /* Read an unsigned integer of size 1/2/4/8 from possibly unaligned bytes. */
 uint64_t btf_fmt_read_uint(const void *p, int size);
 
+/* The type behind *id once modifiers (const, volatile, restrict, type tags)
+ * and typedefs are skipped; *id becomes its id. NULL for a bad id or a
+ * chain deeper than 32. */
+const struct btf_type *btf_skip_mods(const struct btf *btf, uint32_t *id);
+
 #endif
