@@ -385,6 +385,8 @@ static uint32_t new_ref(const struct mini *m, uint32_t id, bool skel)
 	return (m->mark[b] & M_SKEL) ? m->skel_id[b] : m->full_id[b];
 }
 
+/* Copy one kernel type into out. One case per BTF kind, each a few lines:
+ * long because BTF has many kinds, not because it does many things. */
 static int emit(struct mini *m, struct btf *out, uint32_t id, bool skel)
 {
 	const struct btf_type *t = corebtf_raw_type(m->tg, id);
@@ -483,6 +485,10 @@ static int emit(struct mini *m, struct btf *out, uint32_t id, bool skel)
 	return r;
 }
 
+/* The minimal BTF: roots from the relocations (candidates found as libbpf
+ * finds them), the closure of what they hold by value, then the emit pass.
+ * Kept in one function: the phases share the roots and marks and each is
+ * short; split, they would pass the same six arguments around. */
 struct btf *corebtf_minimize(const struct corebtf_raw *local, const struct corebtf_relo *relos,
 			     size_t nr_relos, const struct corebtf_raw *target,
 			     struct corebtf_stats *st, const char **why)
@@ -804,6 +810,9 @@ out:
 	return ret;
 }
 
+/* Read the object, decide between the minimal BTF and libbpf's full load
+ * (each reason logged at -v) and hand the result over as a memfd. A linear
+ * sequence of steps with one cleanup path, which is why it is long. */
 int corebtf_prepare(const char *obj_path, const char *kernel_btf, enum corebtf_mode mode,
 		    struct corebtf_prep *p)
 {

@@ -528,6 +528,9 @@ static bool stk_equal(const struct hist *h, const struct stk *k, const struct hi
 	return true;
 }
 
+/* The hot path of every report: one call per sample. Kept in one piece on
+ * purpose (the last-root and stack caches are checked inline, no calls on
+ * the common path); see docs/bpfperf-report.md for the measurements. */
 void hist_add_sample(struct hist *h, const struct hist_sample *s)
 {
 	if (h->finished || !s)
@@ -1220,6 +1223,9 @@ static int cmp_entries(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
+/* Finishing the aggregation: leaves' counts, the DFS (or the self-only
+ * shortcut of text --no-children), then the sorted entries. The steps are
+ * short and depend on each other's locals; -vv times them together. */
 void hist_finish(struct hist *h)
 {
 	if (h->finished)

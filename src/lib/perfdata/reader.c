@@ -188,6 +188,9 @@ static void apply_event_desc(struct pd_file *f)
 	}
 }
 
+/* The file header, attrs and feature sections of a perf.data file, each
+ * bounds-checked against the file (untrusted input): one check after another,
+ * each naming the offset that is wrong, hence the length. */
 static int open_file_mode(struct pd_file *f, char *err, size_t errlen)
 {
 	struct pd_file_header h;
@@ -672,6 +675,9 @@ static void merge_sort_index(struct rec_index *a, size_t n)
 	free(tmp);
 }
 
+/* One pass over the data section: every record header checked, samples
+ * timed in place, the index sorted by time only if the file is not ordered.
+ * Long because each malformed case gets its own message with the offset. */
 int pd_index(struct pd_file *f, char *err, size_t errlen)
 {
 	uint64_t start = f->data_off, end = f->data_off + f->data_size;

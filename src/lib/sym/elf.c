@@ -530,6 +530,10 @@ static bool load_perf_map(struct dso *d)
 	return true;
 }
 
+/* Symbols of one DSO from the first source that matches: the recorded path
+ * (also under the process's /proc/PID/root), and when its build id differs,
+ * perf's build-id cache and the distribution's debug file. A list of
+ * fallbacks read top to bottom, which is why it is long. */
 void dso_load(struct dso *d, const struct dso_load_opts *o)
 {
 	if (d->loaded)
