@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* bpfperf trace: syscall events and in-kernel summaries.
  *
- * raw_tp/sys_enter: filter by tgid (targets or -a minus exclusions) and by
+ * raw_tp/sys_enter: filter by target (target_filter.h: -p, -a minus exclusions,
+ * the armed `-- CMD`) and by
  * syscall number, store the entry time and arguments in the thread's inflight
  * slot and copy pointer arguments (paths, sockaddr, small structs) into one
  * TRACE_REC_AUG ring buffer record, so the output does not race the process.
@@ -23,6 +24,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
+#include "target_filter.h"
 #include "trace_data.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -31,8 +33,6 @@ char LICENSE[] SEC("license") = "GPL";
 #define NR_EXECVEAT 322
 
 /* Set by user space between open and load. */
-const volatile __u32 self_tgid = 0;
-const volatile bool trace_all = false;		/* -a: everything but excluded */
 const volatile bool want_events = false;
 const volatile bool want_summary = false;
 const volatile bool want_errnos = false;
@@ -40,20 +40,6 @@ const volatile bool only_failures = false;
 const volatile __u64 min_duration_ns = 0;
 const volatile __u64 wakeup_bytes = 0;		/* wake the reader above this backlog */
 const volatile struct trace_syscall_desc descs[TRACE_MAX_SYSCALLS];
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192);
-	__type(key, __u32);		/* tgid */
-	__type(value, __u8);		/* enum trace_target_state */
-} targets SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 64);
-	__type(key, __u32);		/* tgid: bpfperf and its terminal/ssh ancestry */
-	__type(value, __u8);
-} excluded SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -277,23 +263,15 @@ static __always_inline int emit_aug(const volatile struct trace_syscall_desc *d,
 	return faults;
 }
 
-static __always_inline bool traced_tgid(__u32 tgid, long id)
+/* Targets (target_filter.h), and the child of `-- CMD`, traced from its
+ * execve on like strace's. */
+static __always_inline bool traced_tgid(__u64 pid_tgid, long id)
 {
-	if (trace_all) {
-		if (tgid == self_tgid)
-			return false;
-		return !bpf_map_lookup_elem(&excluded, &tgid);
-	}
-	__u8 *st = bpf_map_lookup_elem(&targets, &tgid);
-	if (!st)
+	if (target_match(pid_tgid))
+		return true;
+	if (id != NR_EXECVE && id != NR_EXECVEAT)
 		return false;
-	if (*st == TRACE_TARGET_ARMED) {
-		/* The child of `-- CMD` is traced from its execve on, like strace's. */
-		if (id != NR_EXECVE && id != NR_EXECVEAT)
-			return false;
-		*st = TRACE_TARGET_ON;
-	}
-	return true;
+	return target_start(pid_tgid >> 32);
 }
 
 static __always_inline void read_args(struct pt_regs *regs, __u64 *args)
@@ -321,7 +299,7 @@ int trace_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 
 	if (id < 0 || id >= TRACE_MAX_SYSCALLS)
 		return 0;
-	if (!traced_tgid(tgid, id))
+	if (!traced_tgid(pid_tgid, id))
 		return 0;
 	const volatile struct trace_syscall_desc *d = &descs[id];
 	if (!d->enabled)
@@ -415,13 +393,7 @@ int BPF_PROG(trace_fork, struct task_struct *parent, struct task_struct *child)
 	__u32 ptgid = BPF_CORE_READ(parent, tgid);
 	__u32 ctgid = BPF_CORE_READ(child, tgid);
 
-	if (ptgid == ctgid)
-		return 0;	/* a thread: covered by its tgid */
-	__u8 *st = bpf_map_lookup_elem(&targets, &ptgid);
-	if (!st || *st != TRACE_TARGET_ON)
-		return 0;
-	__u8 on = TRACE_TARGET_ON;
-	bpf_map_update_elem(&targets, &ctgid, &on, BPF_ANY);
+	target_follow_fork(ptgid, ctgid);
 	return 0;
 }
 
@@ -490,7 +462,7 @@ static __noinline bool ts_decide(struct trace_cpu *pc, long id)
 	__u32 tgid = pid_tgid >> 32;
 	bool traced = bpf_task_storage_get(&tasks, task, NULL, 0) != NULL;
 
-	if (!traced && traced_tgid(tgid, id)) {
+	if (!traced && traced_tgid(pid_tgid, id)) {
 		traced = bpf_task_storage_get(&tasks, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE) != NULL;
 		if (!traced)
 			count(TRACE_CNT_INFLIGHT_FULL);

@@ -4,6 +4,7 @@
 #define BPFPERF_TRACE_DATA_H
 
 #include "counts.h"		/* and __u32, __u64 (vmlinux.h on the BPF side) */
+#include "target_filter.h"	/* the target configuration and states */
 
 #define TRACE_MAX_SYSCALLS 512		/* x86_64 syscall numbers are below this */
 #define TRACE_MAX_ARGS 6
@@ -29,12 +30,6 @@ struct trace_syscall_desc {
 	__u8 slot;			/* summary cache slot, < TRACE_CACHE_SLOTS */
 	__u8 copy[TRACE_MAX_ARGS];	/* enum trace_copy_kind per argument */
 	__u16 fixed_size[TRACE_MAX_ARGS];	/* TRACE_COPY_FIXED: bytes, <= TRACE_FIXED_MAX */
-};
-
-/* Values of the targets map (key: tgid). */
-enum trace_target_state {
-	TRACE_TARGET_ARMED = 1,		/* the child of `-- CMD`: start at its execve */
-	TRACE_TARGET_ON = 2,
 };
 
 /* Ring buffer records; every record starts with __u16 type. */

@@ -93,13 +93,16 @@ static __always_inline bool target_match(__u64 pid_tgid)
 }
 
 /* An armed tgid (`-- CMD`) has exec'ed: match it from now on. Call it where
- * the program sees the exec (sched_process_exec, or execve's entry). */
-static __always_inline void target_start(__u32 tgid)
+ * the program sees the exec (sched_process_exec, or execve's entry). Returns
+ * whether tgid was armed (and is now a target). */
+static __always_inline bool target_start(__u32 tgid)
 {
 	__u8 *st = bpf_map_lookup_elem(&target_tgids, &tgid);
 
-	if (st && *st == TARGET_ARMED)
-		*st = TARGET_ON;
+	if (!st || *st != TARGET_ARMED)
+		return false;
+	*st = TARGET_ON;
+	return true;
 }
 
 /* A new process: a target if its parent is (sched_process_fork). Threads

@@ -230,8 +230,9 @@ static int load_design(void *ctx, int design)
 		pr_err("cannot open the trace BPF object: %s", log_strerr(err));
 		return err;
 	}
-	skel->rodata->self_tgid = (uint32_t)getpid();
-	skel->rodata->trace_all = o->system_wide;
+	skel->rodata->target_cfg.self_tgid = (uint32_t)getpid();
+	skel->rodata->target_cfg.all = o->system_wide;
+	skel->rodata->target_cfg.by_tgid = !o->system_wide;
 	skel->rodata->want_events = o->events;
 	skel->rodata->want_summary = o->summary;
 	skel->rodata->want_errnos = o->errno_summary;
@@ -315,7 +316,7 @@ uint64_t trace_nr_events(const struct trace *tr)
 static int add_target(struct trace *tr, pid_t pid, uint8_t state)
 {
 	uint32_t k = (uint32_t)pid;
-	if (bpf_map_update_elem(bpf_map__fd(tr->skel->maps.targets), &k, &state, BPF_ANY)) {
+	if (bpf_map_update_elem(bpf_map__fd(tr->skel->maps.target_tgids), &k, &state, BPF_ANY)) {
 		int err = -errno;
 		pr_err("cannot add pid %d to the targets map: %s", (int)pid, log_strerr(err));
 		return err;
@@ -331,7 +332,7 @@ static void exclude_ancestors(struct trace *tr)
 	for (pid_t p = getppid(); p > 1 && n < 63; p = proc_parent(p), n++) {
 		uint32_t k = (uint32_t)p;
 		uint8_t one = 1;
-		bpf_map_update_elem(bpf_map__fd(tr->skel->maps.excluded), &k, &one, BPF_ANY);
+		bpf_map_update_elem(bpf_map__fd(tr->skel->maps.target_excluded), &k, &one, BPF_ANY);
 		pr_debug("system wide: not tracing ancestor pid %d", (int)p);
 	}
 }
@@ -357,10 +358,10 @@ static int attach_all(struct trace_bpf *skel)
 int trace_start(struct trace *tr, const pid_t *pids, size_t nr_pids, pid_t workload)
 {
 	int err;
-	if (workload > 0 && (err = add_target(tr, workload, TRACE_TARGET_ARMED)))
+	if (workload > 0 && (err = add_target(tr, workload, TARGET_ARMED)))
 		return err;
 	for (size_t i = 0; i < nr_pids; i++)
-		if ((err = add_target(tr, pids[i], TRACE_TARGET_ON)))
+		if ((err = add_target(tr, pids[i], TARGET_ON)))
 			return err;
 	if (tr->o.system_wide)
 		exclude_ancestors(tr);
