@@ -160,30 +160,10 @@ static size_t read_errnos(struct trace *tr, struct trace_errno_row **out)
 	return n;
 }
 
-static void read_counters(struct trace *tr, uint64_t *cnt)
-{
-	int ncpu = percpu_nr_cpus();
-	size_t stride = percpu_stride(sizeof(uint64_t));
-	unsigned char *vals = percpu_alloc(sizeof(uint64_t));
-	int fd = bpf_map__fd(tr->skel->maps.counters);
-
-	for (uint32_t i = 0; i < TRACE_CNT__MAX; i++) {
-		cnt[i] = 0;
-		if (percpu_lookup(fd, &i, vals))
-			continue;
-		for (int c = 0; c < ncpu; c++) {
-			uint64_t v;
-			memcpy(&v, vals + (size_t)c * stride, sizeof(v));
-			cnt[i] += v;
-		}
-	}
-	free(vals);
-}
-
 int trace_summary(struct trace *tr, struct trace_summary *s)
 {
 	memset(s, 0, sizeof(*s));
-	read_counters(tr, s->counters);
+	percpu_counters_read(bpf_map__fd(tr->skel->maps.counters), s->counters, TRACE_CNT__MAX);
 	if (tr->o.summary)
 		s->nr_rows = read_rows(tr, &s->rows);
 	if (tr->o.errno_summary)

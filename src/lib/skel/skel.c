@@ -170,6 +170,24 @@ int percpu_lookup(int map_fd, const void *key, void *values)
 	return bpf_map_lookup_elem(map_fd, key, values) ? -errno : 0;
 }
 
+void percpu_counters_read(int map_fd, uint64_t *out, uint32_t n)
+{
+	int ncpu = percpu_nr_cpus();
+	size_t stride = percpu_stride(sizeof(uint64_t));
+	unsigned char *vals = percpu_alloc(sizeof(uint64_t));
+	for (uint32_t i = 0; i < n; i++) {
+		out[i] = 0;
+		if (percpu_lookup(map_fd, &i, vals))
+			continue;
+		for (int c = 0; c < ncpu; c++) {
+			uint64_t v;
+			memcpy(&v, vals + (size_t)c * stride, sizeof(v));
+			out[i] += v;
+		}
+	}
+	free(vals);
+}
+
 void bpf_wait_for_programs(void)
 {
 	if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) == 0)

@@ -76,6 +76,10 @@ int percpu_nr_cpus(void);
 void *percpu_alloc(size_t value_size);
 size_t percpu_stride(size_t value_size);
 int percpu_lookup(int map_fd, const void *key, void *values);
+/* Event and loss counters kept by the BPF side in a per-CPU array of u64
+ * (key 0..n-1, e.g. events lost when a ring buffer was full): out[i] is key
+ * i summed over the CPUs (0 for a key that cannot be read). */
+void percpu_counters_read(int map_fd, uint64_t *out, uint32_t n);
 
 /* Wait until no BPF program can still be running on another CPU (programs
  * run under RCU; one grace period), so that maps are stable after detach. */
