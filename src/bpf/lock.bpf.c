@@ -27,7 +27,7 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile __u32 aggr = LOCK_AGGR_CALLER;
 const volatile __u8 name_locks = 0;	/* LOCK_AGGR_ADDR: known locks */
 const volatile __u8 use_kmem_cache = 0;	/* bpf_get_kmem_cache may be called */
-const volatile __u32 flags_filter = 0;	/* non-zero: only these types (LOCK_F_* sets, bit per type) */
+const volatile __u64 flags_filter = 0;	/* non-zero: only these types, bit (1 << flags) each */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -115,7 +115,7 @@ static __always_inline bool type_selected(__u32 flags)
 {
 	if (!flags_filter)
 		return true;
-	return (flags_filter >> (flags & 31)) & 1;
+	return (flags_filter >> (flags & 63)) & 1;
 }
 
 static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, bool ts)

@@ -53,13 +53,13 @@ static const char footer[] =
 	"percpu-rwsem (pcpu-sem[:R|:W]), rt-mutex, comma-separated. -v also prints the\n"
 	"stack of each caller. See docs/bpfperf-lock.md.\n";
 
-static uint32_t parse_types(const char *list, const char **bad)
+static uint64_t parse_types(const char *list, const char **bad)
 {
-	uint32_t mask = 0;
+	uint64_t mask = 0;
 	char *dup = xstrdup(list), *save = NULL;
 	*bad = NULL;
 	for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		uint32_t m = lock_type_mask(t);
+		uint64_t m = lock_type_mask(t);
 		if (!m) {
 			static char word[64];
 			snprintf(word, sizeof(word), "%s", t);
@@ -72,7 +72,7 @@ static uint32_t parse_types(const char *list, const char **bad)
 	return mask;
 }
 
-static int parse_args(int argc, char **argv, struct lock_cli *o, uint32_t *type_mask)
+static int parse_args(int argc, char **argv, struct lock_cli *o, uint64_t *type_mask)
 {
 	const struct cli_opt opts[] = {
 		CLI_CALL('p', "pid", "PID,...", "observe existing processes (all their threads)", &o->target,
@@ -282,7 +282,7 @@ static int poll_lock(void *ctx, int timeout_ms)
 	return lock_poll(ctx, timeout_ms);
 }
 
-static int run_lock(const struct lock_cli *o, uint32_t type_mask, struct workload *wl)
+static int run_lock(const struct lock_cli *o, uint64_t type_mask, struct workload *wl)
 {
 	enum lock_aggr aggr = o->lock_addr ? LOCK_AGGR_ADDR : o->threads ? LOCK_AGGR_TASK : LOCK_AGGR_CALLER;
 	struct lock_opts lo = {
@@ -350,7 +350,7 @@ int cmd_lock(int argc, char **argv)
 {
 	struct lock_cli o = { 0 };
 	struct workload wl = { .go_fd = -1, .err_fd = -1 };
-	uint32_t type_mask = 0;
+	uint64_t type_mask = 0;
 	int ret, err;
 
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {

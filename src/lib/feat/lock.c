@@ -77,12 +77,12 @@ const char *lock_type_class(uint32_t flags)
 	return "unknown";
 }
 
-uint32_t lock_type_mask(const char *name)
+uint64_t lock_type_mask(const char *name)
 {
-	uint32_t mask = 0;
+	uint64_t mask = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(lock_types); i++) {
 		if (!strcmp(name, lock_types[i].str) || !strcmp(name, lock_types[i].cls))
-			mask |= 1u << lock_types[i].flags;
+			mask |= 1ull << lock_types[i].flags;
 	}
 	/* perf's aliases of the class names */
 	if (!mask && (!strcmp(name, "pcpu-sem") || !strcmp(name, "percpu-rwsem:R") ||

@@ -32,7 +32,7 @@ struct lock_opts {
 	enum lock_aggr aggr;
 	bool system_wide;
 	bool follow_workload;
-	uint32_t type_mask;	/* bit (1 << flags) per lock type to keep; 0: all */
+	uint64_t type_mask;	/* bit (1 << flags) per lock type to keep; 0: all */
 	uint32_t max_stack;	/* frames kept per stack from the caller on (1..LOCK_STACK_MAX) */
 	uint32_t map_entries;	/* aggregation entries (0: 16384) */
 	int min_design;		/* testing: skip the better designs (enum lock_design) */
@@ -74,7 +74,7 @@ const char *lock_type_str(uint32_t flags);
 const char *lock_type_class(uint32_t flags);
 /* The flags values a type name selects ("rwsem" both modes, "rwsem:R" one,
  * "mutex", "spinlock"...) as bits 1 << flags; 0 if the name is unknown. */
-uint32_t lock_type_mask(const char *name);
+uint64_t lock_type_mask(const char *name);
 
 enum lock_frame {
 	LOCK_FRAME_OTHER = 0,	/* a caller */
