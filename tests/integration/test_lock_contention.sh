@@ -118,6 +118,38 @@ done
 grep -q "raw tracepoint programs with a hash map" d2.err || { cat d2.err; fail "the hash map design was not used"; }
 ok "raw_tp + task storage and raw_tp + hash map designs"
 
+# -- locks in slab objects are named by their cache (bpf_get_kmem_cache, 6.13+)
+if grep -q ' bpf_get_kmem_cache$' /proc/kallsyms; then
+  cc -O2 -pthread -o appendw "$SRC/tests/workloads/append_threads.c" || fail "cannot build the append workload"
+  "$BPFPERF" lock con -l --json -- ./appendw "$TMP/append.out" 20000 >slab.json 2>slab.err || { cat slab.err; fail "-l (append) failed"; }
+  python3 - slab.json <<'PY' || { cat slab.json; fail "the file's locks are not named by their slab cache"; }
+import json, sys
+e = json.load(open(sys.argv[1]))["entries"]
+assert e, "no entries"
+top = e[0]
+assert top["lock"].startswith("&"), top
+assert any(x["lock"] == "&filp" or x["lock"].endswith("inode_cache") for x in e[:3]), e[:3]
+PY
+  ok "-l: a file's locks named by their slab cache ($(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["entries"][0]["lock"])' slab.json))"
+else
+  echo "note: no bpf_get_kmem_cache kfunc: slab names not tested"
+fi
+
+# -- -a: the whole system while the workload runs beside us
+"$W" 20000 & WPID=$!
+"$BPFPERF" lock con -a -l --duration 1 --json >all.json 2>all.err || { kill $WPID; cat all.err; fail "-a failed"; }
+kill $WPID 2>/dev/null; wait $WPID 2>/dev/null
+python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["entries"]; assert any(x["lock"]=="mmap_lock" for x in e), e[:5]' all.json ||
+  { head -40 all.json; fail "-a: no mmap_lock"; }
+ok "-a --duration: system wide"
+
+"$W" 20000 & WPID=$!
+"$BPFPERF" lock con -p $WPID -t --duration 1 >p.txt 2>p.err || { kill $WPID; cat p.err; fail "-p failed"; }
+kill $WPID 2>/dev/null; wait $WPID 2>/dev/null
+[ "$(grep -Ec ' mmapw$' p.txt)" -ge 2 ] && ! grep -Eqv '( mmapw|comm)$|^$' p.txt ||
+  { cat p.txt; fail "-p: threads other than the process's"; }
+ok "-p: only the process's threads"
+
 # -- bad input
 "$BPFPERF" lock contention --bogus >/dev/null 2>err; [ $? = 2 ] || fail "--bogus: exit not 2"
 grep -q "unknown option '--bogus'; see 'bpfperf lock contention --help'" err || { cat err; fail "--bogus message"; }
