@@ -26,6 +26,9 @@
 /* Frames of the tracing machinery above the tracepoint when their symbols
  * are unknown (measured on 6.18: tp_btf 3; raw_tp the same path). */
 #define LOCK_TRACING_FRAMES 3
+/* Frames taken beyond those kept: the tracing machinery (3) and the lock's
+ * own functions (slow path, lock call: 2 to 4). */
+#define LOCK_STACK_EXTRA 8
 
 struct lock {
 	struct lock_opts o;
@@ -215,8 +218,18 @@ static int load_design(void *ctx, int design)
 	skel->rodata->use_kmem_cache = design == LOCK_DESIGN_BTF_TS;
 	skel->rodata->flags_filter = o->type_mask;
 	bpf_map__set_max_entries(skel->maps.stat, o->map_entries ? o->map_entries : 16384);
-	if (o->aggr != LOCK_AGGR_CALLER)
+	if (o->aggr != LOCK_AGGR_CALLER) {
 		bpf_map__set_max_entries(skel->maps.stacks, 1);
+	} else {
+		/* the frames kept, and room above them for the tracing machinery
+		 * and the lock's own functions (the caller is found below them):
+		 * a shallower stack is cheaper to take, and stacks that differ
+		 * only deeper are one caller, as perf's fixed depth does */
+		uint32_t depth = o->max_stack + LOCK_STACK_EXTRA;
+		if (depth > LOCK_STACK_MAX)
+			depth = LOCK_STACK_MAX;
+		bpf_map__set_value_size(skel->maps.stacks, depth * sizeof(uint64_t));
+	}
 	if (o->aggr != LOCK_AGGR_TASK)
 		bpf_map__set_max_entries(skel->maps.task_comms, 1);
 	if (o->aggr != LOCK_AGGR_ADDR)
