@@ -40,6 +40,8 @@ struct lock_cli {
 	double duration;
 	uint64_t map_entries;
 	uint64_t min_design;
+	const char *lock_filter;	/* -L */
+	const char *stack_filter;	/* -S */
 	struct target target;
 };
 
@@ -88,6 +90,10 @@ static int parse_args(int argc, char **argv, struct lock_cli *o, uint64_t *type_
 		CLI_U64('E', "entries", "N", "show only the first N entries", &o->entries, 1, 1e9,
 			"a positive number of entries"),
 		CLI_STR('Y', "type-filter", "TYPES", "only these lock types (comma-separated)", &o->types),
+		CLI_STR('L', "lock-filter", "NAMES", "with -l: only these locks, by name or address\n"
+			"(comma-separated: mmap_lock,&filp,0xffff...)", &o->lock_filter),
+		CLI_STR('S', "callstack-filter", "NAMES", "only callers whose stack has a function whose name\n"
+			"contains one of NAMES (comma-separated)", &o->stack_filter),
 		CLI_U64(0, "max-stack", "N", "frames of each caller's stack kept and shown with -v (default 8)",
 			&o->max_stack, 1, LOCK_STACK_MAX, "a number of frames from 1 to 64"),
 		CLI_FLAG(0, "json", "JSON output", &o->json),
@@ -114,6 +120,15 @@ static int parse_args(int argc, char **argv, struct lock_cli *o, uint64_t *type_
 
 	if (o->lock_addr && o->threads) {
 		pr_err("-l (by lock) and -t (by thread) exclude each other; pick one");
+		return CLI_USAGE_ERROR;
+	}
+	if (o->lock_filter && !o->lock_addr) {
+		pr_err("-L (--lock-filter) works with -l only: locks are filtered by their entries, "
+		       "which only -l keeps (filtering callers by lock is not implemented)");
+		return CLI_USAGE_ERROR;
+	}
+	if (o->stack_filter && (o->lock_addr || o->threads)) {
+		pr_err("-S (--callstack-filter) works by caller only: -l and -t keep no stacks");
 		return CLI_USAGE_ERROR;
 	}
 	if (o->types) {
@@ -160,6 +175,53 @@ static int cmp_entries(const void *a, const void *b)
 	if (x->v.total != y->v.total)
 		return x->v.total < y->v.total ? 1 : -1;
 	return x->key.id < y->key.id ? -1 : x->key.id > y->key.id;
+}
+
+/* Is word one of the comma-separated items of list? */
+static bool list_has(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ",");
+		if (len == n && !strncmp(p, word, n))
+			return true;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+static bool any_frame_matches(struct lock *l, const struct lock_entry *e, const char *list)
+{
+	bool hit = false;
+	char *dup = xstrdup(list), *save = NULL;
+	for (char *t = strtok_r(dup, ",", &save); t && !hit; t = strtok_r(NULL, ",", &save))
+		hit = lock_stack_matches(l, e, t);
+	free(dup);
+	return hit;
+}
+
+/* -L and -S: drop the entries that do not match, keeping the order. */
+static void filter_entries(const struct lock_cli *o, struct lock *l, struct lock_result *r)
+{
+	size_t w = 0;
+	char addr[32];
+	for (size_t i = 0; i < r->n; i++) {
+		struct lock_entry *e = &r->e[i];
+		bool keep = true;
+		if (o->lock_filter) {
+			snprintf(addr, sizeof(addr), "%#" PRIx64, (uint64_t)e->key.id);
+			keep = (e->name[0] && list_has(o->lock_filter, e->name)) || list_has(o->lock_filter, addr);
+		}
+		if (keep && o->stack_filter)
+			keep = any_frame_matches(l, e, o->stack_filter);
+		if (keep)
+			r->e[w++] = *e;
+		else
+			free(e->stack);
+	}
+	r->n = w;
 }
 
 static void print_text(FILE *f, struct lock *l, const struct lock_result *r, enum lock_aggr aggr, size_t n)
@@ -318,6 +380,7 @@ static int run_lock(const struct lock_cli *o, uint64_t type_mask, struct workloa
 	enum stop_reason why = stop_loop_run(&loop);
 	lock_stop(l);
 	lock_read(l, &r);
+	filter_entries(o, l, &r);
 	sort_key = o->key;
 	qsort(r.e, r.n, sizeof(*r.e), cmp_entries);
 	size_t n = o->entries && o->entries < r.n ? (size_t)o->entries : r.n;

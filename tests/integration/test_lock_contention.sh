@@ -109,6 +109,14 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert all(x["type"
   fail "-Y rwsem:R let other types through"
 ok "-Y keeps only the types asked for"
 
+"$BPFPERF" lock con -S munmap --json -- "$W" 1000 >s.json 2>&1 || { cat s.json; fail "-S failed"; }
+python3 - s.json <<'PY' || { cat s.json; fail "-S kept callers without munmap in their stack"; }
+import json, sys
+e = json.load(open(sys.argv[1]))["entries"]
+assert e and all(any("munmap" in f for f in x["stack"]) for x in e), e
+PY
+ok "-S keeps the callers with a matching frame"
+
 # -- the fallback designs count the same way
 for d in 1 2; do
   "$BPFPERF" -v lock con -l --min-design $d --json -- "$W" 1000 >d$d.json 2>d$d.err || { cat d$d.err; fail "design $d failed"; }
@@ -130,6 +138,10 @@ top = e[0]
 assert top["lock"].startswith("&"), top
 assert any(x["lock"] == "&filp" or x["lock"].endswith("inode_cache") for x in e[:3]), e[:3]
 PY
+  "$BPFPERF" lock con -l -L '&filp,mmap_lock' --json -- ./appendw "$TMP/append.out" 5000 >L.json 2>L.err || { cat L.err; fail "-L failed"; }
+  python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["entries"]; assert e and all(x["lock"]=="&filp" for x in e), e' L.json ||
+    { cat L.json; fail "-L kept other locks"; }
+  ok "-L keeps the locks named"
   ok "-l: a file's locks named by their slab cache ($(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["entries"][0]["lock"])' slab.json))"
 else
   echo "note: no bpf_get_kmem_cache kfunc: slab names not tested"
@@ -157,4 +169,5 @@ grep -q "unknown option '--bogus'; see 'bpfperf lock contention --help'" err || 
 "$BPFPERF" lock contention -l -t -- true >/dev/null 2>err; [ $? = 2 ] || fail "-l -t: exit not 2"
 "$BPFPERF" lock nosuch >/dev/null 2>err; [ $? = 2 ] || fail "lock nosuch: exit not 2"
 "$BPFPERF" lock contention -E 0 -- true >/dev/null 2>err; [ $? = 2 ] || fail "-E 0: exit not 2"
+"$BPFPERF" lock contention -L mmap_lock -- true >/dev/null 2>err; [ $? = 2 ] || fail "-L without -l: exit not 2"
 ok "bad input exits 2"

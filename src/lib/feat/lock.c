@@ -523,6 +523,16 @@ int lock_read(struct lock *l, struct lock_result *r)
 	return 0;
 }
 
+bool lock_stack_matches(struct lock *l, const struct lock_entry *e, const char *sub)
+{
+	for (uint32_t i = 0; i < e->nr_stack; i++) {
+		const char *s = frame_sym(l, e->stack[i]);
+		if (s && strstr(s, sub))
+			return true;
+	}
+	return false;
+}
+
 void lock_result_free(struct lock_result *r)
 {
 	for (size_t i = 0; i < r->n; i++)

@@ -62,6 +62,9 @@ void lock_stop(struct lock *l);
 int lock_read(struct lock *l, struct lock_result *r);
 /* symbol+offset of a kernel text address (as perf shows callers), in buf. */
 const char *lock_symbolize(struct lock *l, uint64_t addr, char *buf, size_t len);
+/* Does a frame of the entry's stack have a symbol containing sub (perf's
+ * --callstack-filter)? */
+bool lock_stack_matches(struct lock *l, const struct lock_entry *e, const char *sub);
 void lock_result_free(struct lock_result *r);
 void lock_close(struct lock *l);
 
