@@ -19,6 +19,7 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "Read perf.data (ours or perf's) and show the profile" },
 	{ "run",    cmd_run,    "Load a BPF object, attach by section, stream events, dump maps" },
 	{ "trace",  cmd_trace,  "strace-like syscall tracing and summaries with BPF" },
+	{ "lock",   cmd_lock,   "Kernel lock contention with BPF (lock contention)" },
 };
 
 static void usage(FILE *f)

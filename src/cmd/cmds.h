@@ -8,5 +8,6 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_lock(int argc, char **argv);
 
 #endif

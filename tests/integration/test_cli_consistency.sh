@@ -10,7 +10,7 @@ cd "$TMP"
 # rc CMD...: the exit status of CMD (stdout/stderr kept in $TMP/out, $TMP/err)
 rc() { "$@" >"$TMP/out" 2>"$TMP/err"; echo $?; }
 
-for c in record report run trace; do
+for c in record report run trace "lock contention"; do
   [ "$(rc "$BPFPERF" $c --help)" = 0 ] || fail "$c --help: exit not 0"
   grep -q -- "-v, --verbose" "$TMP/out" || fail "$c --help does not list -v"
   grep -q "^usage: bpfperf $c" "$TMP/out" || fail "$c --help: no usage line"

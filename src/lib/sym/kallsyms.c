@@ -91,6 +91,7 @@ struct kparse {
 	const char *kernel;
 	size_t lines, zero;
 	bool copy;		/* a saved copy: see kallsyms_load_copy */
+	bool data;		/* keep the data symbols instead of the text ones */
 	struct kmod *mods;	/* copy: the modules it has symbols of */
 	size_t nmods, capmods, lastmod;
 };
@@ -237,13 +238,13 @@ static bool copy_modules_current(const struct kparse *k, const struct modrange *
 }
 
 static long load(const char *path, const char *modules, struct strtab *strs, struct symtab *st,
-		 bool *hidden, bool copy)
+		 bool *hidden, bool copy, bool data)
 {
 	*hidden = false;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	struct kparse k = { .strs = strs, .st = st, .copy = copy,
+	struct kparse k = { .strs = strs, .st = st, .copy = copy, .data = data,
 			    .kernel = strtab_intern(strs, "[kernel.kallsyms]") };
 	/* ~130k lines on a distribution kernel: one allocation of the table */
 	ARRAY_GROW(st->syms, st->cap, st->n + (1u << 17));
@@ -289,7 +290,7 @@ static long load(const char *path, const char *modules, struct strtab *strs, str
 					s->end = mods[m].end;
 			}
 		}
-		if (s->rank < RANK_DATA)
+		if (data ? s->rank == RANK_DATA : s->rank < RANK_DATA)
 			st->syms[w++] = *s;
 	}
 	st->n = w;
@@ -300,14 +301,47 @@ static long load(const char *path, const char *modules, struct strtab *strs, str
 long kallsyms_load(const char *path, const char *modules, struct strtab *strs,
 		   struct symtab *st, bool *hidden)
 {
-	return load(path, modules, strs, st, hidden, false);
+	return load(path, modules, strs, st, hidden, false, false);
+}
+
+long kallsyms_load_data(const char *path, const char *modules, struct strtab *strs,
+			struct symtab *st, bool *hidden)
+{
+	return load(path, modules, strs, st, hidden, false, true);
+}
+
+int kallsyms_find_names(const char *path, const char *const *names, uint64_t *addrs, size_t n)
+{
+	FILE *f = fopen(path, "re");
+	char line[512];
+	size_t found = 0;
+	if (!f)
+		return -errno;
+	for (size_t i = 0; i < n; i++)
+		addrs[i] = 0;
+	while (found < n && fgets(line, sizeof(line), f)) {
+		const char *q;
+		uint64_t addr;
+		if (!parse_hex(line, &q, &addr) || q[0] != ' ' || !q[1] || q[2] != ' ')
+			continue;
+		const char *name = q + 3;
+		size_t len = strcspn(name, "\t \n");
+		for (size_t i = 0; i < n; i++) {
+			if (!addrs[i] && strlen(names[i]) == len && !memcmp(names[i], name, len)) {
+				addrs[i] = addr;
+				found++;
+			}
+		}
+	}
+	fclose(f);
+	return (int)found;
 }
 
 long kallsyms_load_copy(const char *path, const char *modules, struct strtab *strs,
 			struct symtab *st)
 {
 	bool hidden;
-	long n = load(path, modules, strs, st, &hidden, true);
+	long n = load(path, modules, strs, st, &hidden, true, false);
 	return hidden ? -ESTALE : n;
 }
 

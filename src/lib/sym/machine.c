@@ -130,6 +130,8 @@ struct machine {
 	struct dso *vdso;
 
 	struct symtab ksyms;
+	struct symtab kdata;	/* data symbols, loaded on first use */
+	bool kdata_loaded;
 	bool ksyms_loaded;
 	bool ksyms_ready;	/* ksyms complete (atomic: set by the thread that loaded them) */
 	struct kmap *kmaps;
@@ -198,6 +200,7 @@ void machine_free(struct machine *m)
 	pr_debug("resolve caches: %zu addresses resolved early (%zu slots), %zu late (%zu slots)",
 		 m->cache.n, m->cache.cap, m->kcache.n, m->kcache.cap);
 	symtab_free(&m->ksyms);
+	symtab_free(&m->kdata);
 	free(m->kmaps);
 	free(m->bpf);
 	free(m->cache.slots);
@@ -701,6 +704,28 @@ static void load_kallsyms(struct machine *m)
 			 (double)(now_ns() - t0) / 1e6);
 	/* Complete (even if empty): the early stage may use ksyms from now on. */
 	__atomic_store_n(&m->ksyms_ready, true, __ATOMIC_RELEASE);
+}
+
+bool machine_kernel_data_symbol(struct machine *m, uint64_t addr, const char **name, uint64_t *off)
+{
+	if (!m->kdata_loaded) {
+		bool hidden = false;
+		m->kdata_loaded = true;
+		long n = kallsyms_load_data(m->opts.kallsyms, m->opts.modules, m->strs, &m->kdata, &hidden);
+		pr_debug("%ld kernel data symbols from %s%s", n < 0 ? 0 : n, m->opts.kallsyms,
+			 hidden ? " (addresses hidden)" : "");
+	}
+	const struct sym *s = symtab_find(&m->kdata, addr);
+	if (!s)
+		return false;
+	*name = s->name;
+	*off = addr - s->start;
+	return true;
+}
+
+int machine_kernel_symbol_addrs(struct machine *m, const char *const *names, uint64_t *addrs, size_t n)
+{
+	return kallsyms_find_names(m->opts.kallsyms, names, addrs, n);
 }
 
 void machine_load_kernel_symbols(struct machine *m)

@@ -106,6 +106,12 @@ void machine_set_demangle_params(struct machine *m, bool params);
  * call on the same machine may run concurrently (it interns strings). */
 void machine_load_kernel_symbols(struct machine *m);
 
+/* The kernel data symbol (a variable: a global lock, a per-CPU area) covering
+ * addr, and addr's offset in it; false if none (kallsyms read on first use). */
+bool machine_kernel_data_symbol(struct machine *m, uint64_t addr, const char **name, uint64_t *off);
+/* Kernel symbol addresses by name, aliases and section markers included
+ * (__sched_text_start...): 0 for a name not found; the number found or -errno. */
+int machine_kernel_symbol_addrs(struct machine *m, const char *const *names, uint64_t *addrs, size_t n);
 /* Intern a string in the machine's string table (stable pointer). */
 const char *machine_intern(struct machine *m, const char *s);
 

@@ -108,6 +108,15 @@ bool elf_mem_load_syms(const void *data, size_t size, struct symtab *st, struct 
 long kallsyms_load(const char *path, const char *modules, struct strtab *strs,
 		   struct symtab *st, bool *hidden);
 
+/* kallsyms_load for the data symbols (types d, D, b, B, r, R...): locks and
+ * other variables, each ending where the next symbol starts. */
+long kallsyms_load_data(const char *path, const char *modules, struct strtab *strs,
+			struct symtab *st, bool *hidden);
+
+/* The addresses of the symbols named names[0..n) (aliases included, which the
+ * tables drop), 0 for those not found: the number found, or -errno. */
+int kallsyms_find_names(const char *path, const char *const *names, uint64_t *addrs, size_t n);
+
 /* Where the running kernel's identity and symbols are read from. The
  * defaults (all NULL) are /sys/kernel/notes, /proc/kallsyms and perf's
  * build-id cache ($PERF_BUILDID_DIR, else ~/.debug). */

@@ -5,7 +5,7 @@
  *   scripts/gen-vmlinux-min.py src/bpf/vmlinux/types.txt src/bpf/vmlinux/x86/vmlinux.h
  * from: bpftool v7.1.0 btf dump file /sys/kernel/btf/vmlinux format c
  * kernel: Linux 6.18.44-fc-v769 (x86_64)
- * kept: 167 of 16492 declarations (the roots in types.txt and what they
+ * kept: 203 of 16492 declarations (the roots in types.txt and what they
  * contain by value; pointed-to structs are only declared).
  * Every struct and union is preserve_access_index (the pragma below), so
  * CO-RE relocates field accesses against the running kernel's BTF. A
@@ -19,12 +19,14 @@
 #endif
 
 struct Qdisc;
+struct __call_single_data;
 struct __call_single_node;
 struct __kernel_timespec;
 struct address_space;
 struct arch_tlbflush_unmap_batch;
 struct attribute_group;
 struct audit_context;
+struct balance_callback;
 struct bio_list;
 struct blk_plug;
 struct bpf_local_storage;
@@ -45,6 +47,9 @@ struct class;
 struct compat_robust_list_head;
 struct completion;
 struct cpu_rmap;
+struct cpu_stop_done;
+struct cpu_stop_work;
+struct cpuidle_state;
 struct cpumask;
 struct cred;
 struct css_set;
@@ -67,13 +72,16 @@ struct device_private;
 struct device_type;
 struct devlink_port;
 struct dim_irq_moder;
+struct dl_rq;
 struct ethtool_netdev_state;
 struct ethtool_ops;
+struct file;
 struct files_struct;
 struct fred_cs;
 struct fred_ss;
 struct fs_struct;
 struct futex_pi_state;
+struct futex_private_hash;
 struct fwnode_handle;
 struct gendisk;
 struct header_ops;
@@ -91,22 +99,33 @@ struct io_tlb_mem;
 struct io_uring_task;
 struct iommu_group;
 struct irq_domain;
+struct k_sigaction;
 struct kernel_siginfo;
 struct kernfs_node;
 struct key;
+struct kioctx_table;
 struct kmap_ctrl;
+struct kmem_cache;
+struct kmem_cache_cpu;
+struct kmem_cache_node;
+struct kmem_cache_order_objects;
 struct kobj_type;
 struct kobject;
 struct kref;
 struct kset;
 struct l3mdev_ops;
+struct ldt_struct;
+struct linux_binfmt;
 struct list_head;
 struct llist_node;
 struct load_weight;
 struct lock_class_key;
+struct maple_tree;
 struct mem_cgroup;
 struct mempolicy;
+struct mm_cid;
 struct mm_struct;
+struct mmu_notifier_subscriptions;
 struct msi_device_data;
 struct mutex;
 struct nameidata;
@@ -138,6 +157,7 @@ struct page_frag;
 struct pcpu_dstats;
 struct pcpu_lstats;
 struct pcpu_sw_netstats;
+struct percpu_counter;
 struct perf_ctx_data;
 struct perf_event;
 struct perf_event_context;
@@ -145,6 +165,7 @@ struct phy_device;
 struct phy_link_topology;
 struct pid;
 struct pipe_inode_info;
+struct plist_head;
 struct plist_node;
 struct pm_message;
 struct pm_subsys_data;
@@ -160,20 +181,26 @@ struct rb_node;
 struct rb_root;
 struct rb_root_cached;
 struct rcu_node;
+struct rcuwait;
+struct reciprocal_value;
 struct reclaim_state;
 struct ref_tracker_dir;
 struct refcount_struct;
 struct restart_block;
 struct robust_list_head;
+struct root_domain;
 struct rq;
 struct rseq;
 struct rt_mutex_waiter;
+struct rt_prio_array;
 struct rt_rq;
 struct rtnl_hw_stats64;
 struct rtnl_link_ops;
+struct rw_semaphore;
 struct sched_avg;
 struct sched_class;
 struct sched_dl_entity;
+struct sched_domain;
 struct sched_entity;
 struct sched_info;
 struct sched_rt_entity;
@@ -184,11 +211,13 @@ struct sem_undo_list;
 struct seqcount;
 struct seqcount_spinlock;
 struct sfp_bus;
+struct sigaction;
 struct sighand_struct;
 struct signal_struct;
 struct sigpending;
 struct sk_buff;
 struct skb_ext;
+struct slub_percpu_sheaves;
 struct sock;
 struct spinlock;
 struct syscall_user_dispatch;
@@ -215,6 +244,9 @@ struct udp_tunnel_nic_info;
 struct unwind_cache;
 struct unwind_task_info;
 struct uprobe_task;
+struct uprobes_state;
+struct user_namespace;
+struct vdso_image;
 struct vm_struct;
 struct wait_queue_head;
 struct wake_irq;
@@ -222,6 +254,7 @@ struct wake_q_node;
 struct work_struct;
 struct xdp_dev_bulk_queue;
 struct xdp_metadata_ops;
+struct xol_area;
 struct xps_dev_maps;
 struct xsk_tx_metadata_ops;
 union __sifields;
@@ -304,6 +337,8 @@ typedef s64 ktime_t;
 
 typedef u64 sector_t;
 
+typedef unsigned int gfp_t;
+
 typedef struct {
 	int counter;
 } atomic_t;
@@ -329,6 +364,10 @@ struct hlist_node {
 struct callback_head {
 	struct callback_head *next;
 	void (*func)(struct callback_head *);
+};
+
+struct rcuwait {
+	struct task_struct *task;
 };
 
 struct thread_info {
@@ -1022,6 +1061,8 @@ struct task_struct {
 	long: 64;
 };
 
+struct lock_class_key {};
+
 struct fred_cs {
 	u64 cs: 16;
 	u64 sl: 2;
@@ -1077,12 +1118,163 @@ struct pt_regs {
 	};
 };
 
+typedef long unsigned int pgdval_t;
+
+typedef struct {
+	pgdval_t pgd;
+} pgd_t;
+
+struct maple_tree {
+	union {
+		spinlock_t ma_lock;
+	};
+	unsigned int ma_flags;
+	void *ma_root;
+};
+
+struct rw_semaphore {
+	atomic_long_t count;
+	atomic_long_t owner;
+	struct optimistic_spin_queue osq;
+	raw_spinlock_t wait_lock;
+	struct list_head wait_list;
+};
+
+typedef long unsigned int vm_flags_t;
+
+struct percpu_counter {
+	raw_spinlock_t lock;
+	s64 count;
+	struct list_head list;
+	s32 *counters;
+};
+
+typedef struct {
+	u64 ctx_id;
+	atomic64_t tlb_gen;
+	long unsigned int next_trim_cpumask;
+	struct rw_semaphore ldt_usr_sem;
+	struct ldt_struct *ldt;
+	long unsigned int flags;
+	struct mutex lock;
+	void *vdso;
+	const struct vdso_image *vdso_image;
+	atomic_t perf_rdpmc_allowed;
+	u16 pkey_allocation_map;
+	s16 execute_only_pkey;
+	u16 global_asid;
+	bool asid_transition;
+} mm_context_t;
+
+typedef struct {
+	long unsigned int __mm_flags[1];
+} mm_flags_t;
+
+struct uprobes_state {
+	struct xol_area *xol_area;
+	struct hlist_head head_tramps;
+};
+
 typedef void (*work_func_t)(struct work_struct *);
 
 struct work_struct {
 	atomic_long_t data;
 	struct list_head entry;
 	work_func_t func;
+};
+
+typedef unsigned int mm_id_t;
+
+struct mm_struct {
+	struct {
+		struct {
+			atomic_t mm_count;
+			long: 64;
+			long: 64;
+			long: 64;
+			long: 64;
+			long: 64;
+			long: 64;
+			long: 64;
+		};
+		struct maple_tree mm_mt;
+		long unsigned int mmap_base;
+		long unsigned int mmap_legacy_base;
+		long unsigned int mmap_compat_base;
+		long unsigned int mmap_compat_legacy_base;
+		long unsigned int task_size;
+		pgd_t *pgd;
+		atomic_t membarrier_state;
+		atomic_t mm_users;
+		struct mm_cid *pcpu_cid;
+		long unsigned int mm_cid_next_scan;
+		unsigned int nr_cpus_allowed;
+		atomic_t max_nr_cid;
+		raw_spinlock_t cpus_allowed_lock;
+		atomic_long_t pgtables_bytes;
+		int map_count;
+		spinlock_t page_table_lock;
+		struct rw_semaphore mmap_lock;
+		struct list_head mmlist;
+		struct rcuwait vma_writer_wait;
+		seqcount_t mm_lock_seq;
+		struct mutex futex_hash_lock;
+		struct futex_private_hash *futex_phash;
+		struct futex_private_hash *futex_phash_new;
+		long unsigned int futex_batches;
+		struct callback_head futex_rcu;
+		atomic_long_t futex_atomic;
+		unsigned int *futex_ref;
+		long unsigned int hiwater_rss;
+		long unsigned int hiwater_vm;
+		long unsigned int total_vm;
+		long unsigned int locked_vm;
+		atomic64_t pinned_vm;
+		long unsigned int data_vm;
+		long unsigned int exec_vm;
+		long unsigned int stack_vm;
+		vm_flags_t def_flags;
+		seqcount_t write_protect_seq;
+		spinlock_t arg_lock;
+		long unsigned int start_code;
+		long unsigned int end_code;
+		long unsigned int start_data;
+		long unsigned int end_data;
+		long unsigned int start_brk;
+		long unsigned int brk;
+		long unsigned int start_stack;
+		long unsigned int arg_start;
+		long unsigned int arg_end;
+		long unsigned int env_start;
+		long unsigned int env_end;
+		long unsigned int saved_auxv[56];
+		struct percpu_counter rss_stat[4];
+		struct linux_binfmt *binfmt;
+		mm_context_t context;
+		mm_flags_t flags;
+		spinlock_t ioctx_lock;
+		struct kioctx_table *ioctx_table;
+		struct task_struct *owner;
+		struct user_namespace *user_ns;
+		struct file *exe_file;
+		struct mmu_notifier_subscriptions *notifier_subscriptions;
+		long unsigned int numa_next_scan;
+		long unsigned int numa_scan_offset;
+		int numa_scan_seq;
+		atomic_t tlb_flush_pending;
+		atomic_t tlb_flush_batched;
+		struct uprobes_state uprobes_state;
+		atomic_long_t hugetlb_usage;
+		struct work_struct async_put_work;
+		long unsigned int ksm_merging_pages;
+		long unsigned int ksm_rmap_items;
+		atomic_long_t ksm_zero_pages;
+		mm_id_t mm_id;
+		long: 64;
+		long: 64;
+		long: 64;
+	};
+	long unsigned int cpu_bitmap[0];
 };
 
 typedef struct cpumask cpumask_var_t[1];
@@ -1112,6 +1304,24 @@ struct kobject {
 	unsigned int state_remove_uevent_sent: 1;
 	unsigned int uevent_suppress: 1;
 };
+
+typedef void (*smp_call_func_t)(void *);
+
+struct __call_single_data {
+	struct __call_single_node node;
+	smp_call_func_t func;
+	void *info;
+};
+
+typedef struct __call_single_data call_single_data_t;
+
+typedef void __signalfn_t(int);
+
+typedef __signalfn_t *__sighandler_t;
+
+typedef void __restorefn_t(void);
+
+typedef __restorefn_t *__sigrestore_t;
 
 union sigval {
 	int sival_int;
@@ -1182,6 +1392,24 @@ struct kernel_siginfo {
 		int si_code;
 		union __sifields _sifields;
 	};
+};
+
+struct sigaction {
+	__sighandler_t sa_handler;
+	long unsigned int sa_flags;
+	__sigrestore_t sa_restorer;
+	sigset_t sa_mask;
+};
+
+struct k_sigaction {
+	struct sigaction sa;
+};
+
+struct sighand_struct {
+	spinlock_t siglock;
+	refcount_t count;
+	wait_queue_head_t signalfd_wqh;
+	struct k_sigaction action[64];
 };
 
 typedef int (*notifier_fn_t)(struct notifier_block *, long unsigned int, void *);
@@ -1795,6 +2023,8 @@ struct trace_entry {
 
 typedef struct {} netdevice_tracker;
 
+typedef unsigned int slab_flags_t;
+
 typedef struct {
 	struct net *net;
 } possible_net_t;
@@ -2143,6 +2373,216 @@ struct net_device {
 	u8 priv[0];
 };
 
+struct plist_head {
+	struct list_head node_list;
+};
+
+typedef int (*cpu_stop_fn_t)(void *);
+
+struct cfs_rq {
+	struct load_weight load;
+	unsigned int nr_queued;
+	unsigned int h_nr_queued;
+	unsigned int h_nr_runnable;
+	unsigned int h_nr_idle;
+	s64 sum_w_vruntime;
+	u64 sum_weight;
+	u64 zero_vruntime;
+	struct rb_root_cached tasks_timeline;
+	struct sched_entity *curr;
+	struct sched_entity *next;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	struct sched_avg avg;
+	struct {
+		raw_spinlock_t lock;
+		int nr;
+		long unsigned int load_avg;
+		long unsigned int util_avg;
+		long unsigned int runnable_avg;
+		long: 64;
+		long: 64;
+		long: 64;
+		long: 64;
+	} removed;
+	u64 last_update_tg_load_avg;
+	long unsigned int tg_load_avg_contrib;
+	long int propagate;
+	long int prop_runnable_sum;
+	long unsigned int h_load;
+	u64 last_h_load_update;
+	struct sched_entity *h_load_next;
+	struct rq *rq;
+	int on_list;
+	struct list_head leaf_cfs_rq_list;
+	struct task_group *tg;
+	int idle;
+	int runtime_enabled;
+	s64 runtime_remaining;
+	u64 throttled_pelt_idle;
+	u64 throttled_clock;
+	u64 throttled_clock_pelt;
+	u64 throttled_clock_pelt_time;
+	u64 throttled_clock_self;
+	u64 throttled_clock_self_time;
+	bool throttled: 1;
+	bool pelt_clock_throttled: 1;
+	int throttle_count;
+	struct list_head throttled_list;
+	struct list_head throttled_csd_list;
+	struct list_head throttled_limbo_list;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+};
+
+struct rt_prio_array {
+	long unsigned int bitmap[2];
+	struct list_head queue[100];
+};
+
+struct rt_rq {
+	struct rt_prio_array active;
+	unsigned int rt_nr_running;
+	unsigned int rr_nr_running;
+	struct {
+		int curr;
+		int next;
+	} highest_prio;
+	bool overloaded;
+	struct plist_head pushable_tasks;
+	int rt_queued;
+	int rt_throttled;
+	u64 rt_time;
+	u64 rt_runtime;
+	raw_spinlock_t rt_runtime_lock;
+	unsigned int rt_nr_boosted;
+	struct rq *rq;
+	struct task_group *tg;
+};
+
+struct dl_rq {
+	struct rb_root_cached root;
+	unsigned int dl_nr_running;
+	struct {
+		u64 curr;
+		u64 next;
+	} earliest_dl;
+	bool overloaded;
+	struct rb_root_cached pushable_dl_tasks_root;
+	u64 running_bw;
+	u64 this_bw;
+	u64 extra_bw;
+	u64 max_bw;
+	u64 bw_ratio;
+};
+
+struct cpu_stop_work {
+	struct list_head list;
+	cpu_stop_fn_t fn;
+	long unsigned int caller;
+	void *arg;
+	struct cpu_stop_done *done;
+};
+
+struct rq {
+	raw_spinlock_t __lock;
+	unsigned int nr_running;
+	unsigned int nr_numa_running;
+	unsigned int nr_preferred_running;
+	unsigned int numa_migrate_on;
+	long unsigned int last_blocked_load_update_tick;
+	unsigned int has_blocked_load;
+	long: 64;
+	long: 64;
+	long: 64;
+	call_single_data_t nohz_csd;
+	unsigned int nohz_tick_stopped;
+	atomic_t nohz_flags;
+	unsigned int ttwu_pending;
+	u64 nr_switches;
+	long: 64;
+	struct cfs_rq cfs;
+	struct rt_rq rt;
+	struct dl_rq dl;
+	struct sched_dl_entity fair_server;
+	struct list_head leaf_cfs_rq_list;
+	struct list_head *tmp_alone_branch;
+	long unsigned int nr_uninterruptible;
+	union {
+		struct task_struct *donor;
+		struct task_struct *curr;
+	};
+	struct sched_dl_entity *dl_server;
+	struct task_struct *idle;
+	struct task_struct *stop;
+	long unsigned int next_balance;
+	struct mm_struct *prev_mm;
+	unsigned int clock_update_flags;
+	u64 clock;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	u64 clock_task;
+	u64 clock_pelt;
+	long unsigned int lost_idle_time;
+	u64 clock_pelt_idle;
+	u64 clock_idle;
+	atomic_t nr_iowait;
+	u64 last_seen_need_resched_ns;
+	int ticks_without_resched;
+	int membarrier_state;
+	struct root_domain *rd;
+	struct sched_domain *sd;
+	long unsigned int cpu_capacity;
+	struct balance_callback *balance_callback;
+	unsigned char nohz_idle_balance;
+	unsigned char idle_balance;
+	long unsigned int misfit_task_load;
+	int active_balance;
+	int push_cpu;
+	struct cpu_stop_work active_balance_work;
+	int cpu;
+	int online;
+	struct list_head cfs_tasks;
+	struct sched_avg avg_rt;
+	struct sched_avg avg_dl;
+	struct sched_avg avg_irq;
+	u64 idle_stamp;
+	u64 avg_idle;
+	u64 max_idle_balance_cost;
+	struct rcuwait hotplug_wait;
+	u64 prev_steal_time;
+	u64 prev_steal_time_rq;
+	long unsigned int calc_load_update;
+	long int calc_load_active;
+	call_single_data_t hrtick_csd;
+	struct hrtimer hrtick_timer;
+	ktime_t hrtick_time;
+	struct cpuidle_state *idle_state;
+	unsigned int nr_pinned;
+	unsigned int push_busy;
+	struct cpu_stop_work push_work;
+	cpumask_var_t scratch_mask;
+	long: 64;
+	long: 64;
+	long: 64;
+	call_single_data_t cfsb_csd;
+	struct list_head cfsb_csd_list;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+};
+
 struct hrtimer_sleeper {
 	struct hrtimer timer;
 	struct task_struct *task;
@@ -2344,6 +2784,48 @@ enum {
 enum {
 	BPF_LOCAL_STORAGE_GET_F_CREATE = 1,
 	BPF_SK_STORAGE_GET_F_CREATE = 1,
+};
+
+struct reciprocal_value {
+	u32 m;
+	u8 sh1;
+	u8 sh2;
+};
+
+struct kmem_cache_order_objects {
+	unsigned int x;
+};
+
+struct kmem_cache {
+	struct kmem_cache_cpu *cpu_slab;
+	struct lock_class_key lock_key;
+	struct slub_percpu_sheaves *cpu_sheaves;
+	slab_flags_t flags;
+	long unsigned int min_partial;
+	unsigned int size;
+	unsigned int object_size;
+	struct reciprocal_value reciprocal_size;
+	unsigned int offset;
+	unsigned int cpu_partial;
+	unsigned int cpu_partial_slabs;
+	unsigned int sheaf_capacity;
+	struct kmem_cache_order_objects oo;
+	struct kmem_cache_order_objects min;
+	gfp_t allocflags;
+	int refcount;
+	void (*ctor)(void *);
+	unsigned int inuse;
+	unsigned int align;
+	unsigned int red_left_pad;
+	const char *name;
+	struct list_head list;
+	struct kobject kobj;
+	long unsigned int random;
+	unsigned int remote_node_defrag_ratio;
+	unsigned int *random_seq;
+	unsigned int useroffset;
+	unsigned int usersize;
+	struct kmem_cache_node *node[1024];
 };
 
 struct trace_event_raw_block_rq_completion {

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* bpfperf lock contention: kernel lock contention aggregated in the kernel.
+ *
+ * lock:contention_begin (5.19+) stores the time, the lock and its flags (and
+ * the stack id when aggregating by caller) in the waiting task's slot;
+ * lock:contention_end adds the wait to the entry of its key (enum lock_aggr
+ * in lock_data.h): count and total by atomic adds, max and min. A begin while
+ * one is in flight (a nested contention, e.g. a mutex's spinning) is not
+ * counted, as perf does; every other loss is counted in `counters`.
+ *
+ * Three designs, chosen by user space at load time (skel_load_designs):
+ * tp_btf programs with task storage; raw_tp programs with task storage;
+ * raw_tp programs with a hash map keyed by thread id. With --lock-addr the
+ * end program also names the lock where it can: the mm's mmap_lock, the
+ * sighand's siglock, this CPU's runqueue lock, or the slab cache of the
+ * object holding the lock (bpf_get_kmem_cache, tp_btf only). */
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "lock_data.h"
+#include "target_filter.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile __u32 aggr = LOCK_AGGR_CALLER;
+const volatile __u8 name_locks = 0;	/* LOCK_AGGR_ADDR: known locks */
+const volatile __u8 use_kmem_cache = 0;	/* bpf_get_kmem_cache may be called */
+const volatile __u64 flags_filter = 0;	/* non-zero: only these types, bit (1 << flags) each */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct lock_key);
+	__type(value, struct lock_value);
+} stat SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 16384);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, LOCK_STACK_MAX * sizeof(__u64));
+} stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct lock_tstamp);
+} tstamp SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct lock_tstamp);
+} tstamp_hash SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u64);
+	__type(value, struct lock_slab_name);
+} slab_names SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, char[16]);
+} task_comms SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, LOCK_CNT__MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} counters SEC(".maps");
+
+extern struct kmem_cache *bpf_get_kmem_cache(__u64 addr) __ksym __weak;
+
+/* Whether a __weak ksym was found (libbpf sets a missing one to 0). */
+#define ksym_exists(sym) ((void *)(sym) != (void *)0)
+
+/* Linux 5.14 renamed rq::lock to __lock. */
+struct rq___old {
+	raw_spinlock_t lock;
+} __attribute__((preserve_access_index));
+
+static __always_inline void count(__u32 which)
+{
+	__u64 *c = bpf_map_lookup_elem(&counters, &which);
+	if (c)
+		(*c)++;
+}
+
+static __always_inline struct lock_tstamp *tstamp_get(bool ts, bool create)
+{
+	if (ts) {
+		struct task_struct *t = bpf_get_current_task_btf();
+		return bpf_task_storage_get(&tstamp, t, NULL, create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	}
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct lock_tstamp *p = bpf_map_lookup_elem(&tstamp_hash, &tid);
+	if (p || !create)
+		return p;
+	struct lock_tstamp zero = {};
+	bpf_map_update_elem(&tstamp_hash, &tid, &zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&tstamp_hash, &tid);
+}
+
+/* Is this lock type selected? flags_filter has bit (1 << flags) per type. */
+static __always_inline bool type_selected(__u32 flags)
+{
+	if (!flags_filter)
+		return true;
+	return (flags_filter >> (flags & 63)) & 1;
+}
+
+static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, bool ts)
+{
+	if (!target_match(bpf_get_current_pid_tgid()))
+		return 0;
+	flags &= LOCK_F_MASK;
+	if (!type_selected(flags))
+		return 0;
+	count(LOCK_CNT_BEGIN);
+	struct lock_tstamp *p = tstamp_get(ts, true);
+	if (!p) {
+		count(LOCK_CNT_TASK_FULL);
+		return 0;
+	}
+	if (p->lock) {
+		count(LOCK_CNT_NESTED);
+		return 0;
+	}
+	p->stack_id = -1;
+	if (aggr == LOCK_AGGR_CALLER) {
+		p->stack_id = bpf_get_stackid(ctx, &stacks, 0);
+		if (p->stack_id < 0)
+			count(LOCK_CNT_NO_STACK);
+	}
+	p->lock = lock;
+	p->flags = flags;
+	p->ts = bpf_ktime_get_ns();
+	return 0;
+}
+
+/* What the lock at addr is, seen from the waiting task (LOCK_AGGR_ADDR). */
+static __always_inline __u32 known_lock(__u64 addr)
+{
+	struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+	struct mm_struct *mm = BPF_CORE_READ(t, mm);
+
+	if (mm && addr == (__u64)__builtin_preserve_access_index(&mm->mmap_lock))
+		return LOCK_KNOWN_MMAP;
+	struct sighand_struct *sh = BPF_CORE_READ(t, sighand);
+	if (sh && addr == (__u64)__builtin_preserve_access_index(&sh->siglock))
+		return LOCK_KNOWN_SIGLOCK;
+	/* This CPU's runqueue, as perf checks it, reached through the running
+	 * task's cfs_rq (CONFIG_FAIR_GROUP_SCHED): the typed ksym `runqueues`
+	 * needs CONFIG_KALLSYMS_ALL, which kernels often lack. */
+	if (bpf_core_field_exists(struct cfs_rq, rq)) {
+		struct rq *rq = BPF_CORE_READ(t, se.cfs_rq, rq);
+		__u64 rql;
+		if (bpf_core_field_exists(rq->__lock))
+			rql = (__u64)__builtin_preserve_access_index(&rq->__lock);
+		else
+			rql = (__u64)__builtin_preserve_access_index(&((struct rq___old *)rq)->lock);
+		if (rq && addr == rql)
+			return LOCK_KNOWN_RQ;
+	}
+	return LOCK_KNOWN_NONE;
+}
+
+/* The slab cache of the object holding the lock, its name remembered. */
+static __always_inline __u64 slab_of(__u64 addr)
+{
+	if (!use_kmem_cache || !ksym_exists(bpf_get_kmem_cache))
+		return 0;
+	struct kmem_cache *s = bpf_get_kmem_cache(addr);
+	__u64 key = (__u64)s;
+	if (!s)
+		return 0;
+	if (!bpf_map_lookup_elem(&slab_names, &key)) {
+		struct lock_slab_name n = {};
+		const char *name = BPF_CORE_READ(s, name);
+		bpf_probe_read_kernel_str(n.name, sizeof(n.name), name);
+		bpf_map_update_elem(&slab_names, &key, &n, BPF_NOEXIST);
+	}
+	return key;
+}
+
+static __always_inline int on_end(__u64 lock, bool ts)
+{
+	struct lock_tstamp *p = tstamp_get(ts, false);
+	if (!p || !p->lock)
+		return 0;
+	if (p->lock != lock) {
+		count(LOCK_CNT_LOCK_MISMATCH);
+		p->lock = 0;
+		return 0;
+	}
+	__u64 now = bpf_ktime_get_ns();
+	__u64 d = now > p->ts ? now - p->ts : 0;
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	/* by caller, one entry per lock type too (perf's type column); by lock
+	 * or thread, one entry (the lock's type is that of its first wait) */
+	struct lock_key k = { .flags = aggr == LOCK_AGGR_CALLER ? p->flags : 0 };
+	__u32 flags = p->flags;
+
+	switch (aggr) {
+	case LOCK_AGGR_ADDR:
+		k.id = lock;
+		break;
+	case LOCK_AGGR_TASK:
+		k.id = (__u32)pid_tgid;
+		break;
+	default:
+		k.id = (__u64)(__s64)p->stack_id;
+		break;
+	}
+	if (ts)
+		p->lock = 0;
+	else
+		bpf_map_delete_elem(&tstamp_hash, &(__u32){ (__u32)pid_tgid });
+
+	struct lock_value *v = bpf_map_lookup_elem(&stat, &k);
+	if (!v) {
+		struct lock_value nv = { .count = 1, .total = d, .max = d, .min = d, .flags = flags };
+		if (aggr == LOCK_AGGR_ADDR && name_locks) {
+			nv.known = known_lock(lock);
+			if (nv.known == LOCK_KNOWN_NONE)
+				nv.slab = slab_of(lock);
+		}
+		if (aggr == LOCK_AGGR_TASK) {
+			char comm[16];
+			__u32 tid = (__u32)pid_tgid;
+			bpf_get_current_comm(comm, sizeof(comm));
+			bpf_map_update_elem(&task_comms, &tid, comm, BPF_ANY);
+		}
+		if (!bpf_map_update_elem(&stat, &k, &nv, BPF_NOEXIST)) {
+			count(LOCK_CNT_END);
+			return 0;
+		}
+		v = bpf_map_lookup_elem(&stat, &k);
+		if (!v) {
+			count(LOCK_CNT_MAP_FULL);
+			return 0;
+		}
+	}
+	__sync_fetch_and_add(&v->count, 1);
+	__sync_fetch_and_add(&v->total, d);
+	if (d > v->max)
+		v->max = d;
+	if (d < v->min)
+		v->min = d;
+	count(LOCK_CNT_END);
+	return 0;
+}
+
+SEC("tp_btf/contention_begin")
+int BPF_PROG(btf_begin, void *lock, unsigned int flags)
+{
+	return on_begin(ctx, (__u64)lock, flags, true);
+}
+
+SEC("tp_btf/contention_end")
+int BPF_PROG(btf_end, void *lock, int ret)
+{
+	return on_end((__u64)lock, true);
+}
+
+SEC("raw_tp/contention_begin")
+int BPF_PROG(raw_ts_begin, void *lock, unsigned int flags)
+{
+	return on_begin(ctx, (__u64)lock, flags, true);
+}
+
+SEC("raw_tp/contention_end")
+int BPF_PROG(raw_ts_end, void *lock, int ret)
+{
+	return on_end((__u64)lock, true);
+}
+
+SEC("raw_tp/contention_begin")
+int BPF_PROG(raw_hash_begin, void *lock, unsigned int flags)
+{
+	return on_begin(ctx, (__u64)lock, flags, false);
+}
+
+SEC("raw_tp/contention_end")
+int BPF_PROG(raw_hash_end, void *lock, int ret)
+{
+	return on_end((__u64)lock, false);
+}
+
+/* `-- CMD`: the workload is a target from its exec on; its children too. */
+SEC("raw_tp/sched_process_exec")
+int lock_exec(void *ctx)
+{
+	target_start(bpf_get_current_pid_tgid() >> 32);
+	return 0;
+}
+
+SEC("raw_tp/sched_process_fork")
+int BPF_PROG(lock_fork, struct task_struct *parent, struct task_struct *child)
+{
+	target_follow_fork(BPF_CORE_READ(parent, tgid), BPF_CORE_READ(child, tgid));
+	return 0;
+}
+
+/* The hash design frees an exiting thread's slot. */
+SEC("raw_tp/sched_process_exit")
+int lock_exit(void *ctx)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	bpf_map_delete_elem(&tstamp_hash, &tid);
+	return 0;
+}

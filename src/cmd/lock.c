@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* bpfperf lock contention: kernel lock contention with BPF, as perf 6.x's
+ * `perf lock contention -b`.
+ *
+ *   bpfperf lock contention [-a | -p PID,... | -- CMD ARGS...] [-b] [-l | -t]
+ *                           [-k KEY] [-E N] [-Y TYPES] [--max-stack N] [--json]
+ *                           [--duration SEC]
+ *
+ * Options and output only: the engine is src/lib/feat/lock.c, the kernel
+ * side src/bpf/lock.bpf.c. */
+#include <linux/types.h>
+
+#include "cli.h"
+#include "cmds.h"
+#include "feat/lock.h"
+#include "json.h"
+#include "log.h"
+#include "skel/skel.h"
+#include "target/target.h"
+#include "util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const sort_keys[] = { "wait_total", "contended", "wait_max", "wait_min", "avg_wait", NULL };
+enum { KEY_WAIT_TOTAL, KEY_CONTENDED, KEY_WAIT_MAX, KEY_WAIT_MIN, KEY_AVG_WAIT };
+
+struct lock_cli {
+	bool use_bpf;
+	bool lock_addr;
+	bool threads;
+	int key;
+	uint64_t entries;
+	const char *types;
+	uint64_t max_stack;
+	bool json;
+	double duration;
+	uint64_t map_entries;
+	uint64_t min_design;
+	const char *lock_filter;	/* -L */
+	const char *stack_filter;	/* -S */
+	struct target target;
+};
+
+static const char description[] =
+	"Kernel lock contention: the lock:contention_begin/end tracepoints (Linux 5.19+)\n"
+	"aggregated in the kernel with BPF, shown as perf lock contention -b does: by the\n"
+	"caller of the lock (default), by lock (-l) or by waiting thread (-t).\n";
+static const char footer[] =
+	"Sort keys (-k): wait_total (default), contended, wait_max, wait_min, avg_wait.\n"
+	"Lock types (-Y): spinlock, rwlock[:R|:W], rwsem[:R|:W], mutex, semaphore,\n"
+	"percpu-rwsem (pcpu-sem[:R|:W]), rt-mutex, comma-separated. -v also prints the\n"
+	"stack of each caller. See docs/bpfperf-lock.md.\n";
+
+static uint64_t parse_types(const char *list, const char **bad)
+{
+	uint64_t mask = 0;
+	char *dup = xstrdup(list), *save = NULL;
+	*bad = NULL;
+	for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		uint64_t m = lock_type_mask(t);
+		if (!m) {
+			static char word[64];
+			snprintf(word, sizeof(word), "%s", t);
+			*bad = word;
+			break;
+		}
+		mask |= m;
+	}
+	free(dup);
+	return mask;
+}
+
+static int parse_args(int argc, char **argv, struct lock_cli *o, uint64_t *type_mask)
+{
+	const struct cli_opt opts[] = {
+		CLI_CALL('p', "pid", "PID,...", "observe existing processes (all their threads)", &o->target,
+			 target_cli_pids),
+		CLI_FLAG('a', "all-cpus", "the whole system (default without -p or a command)",
+			 &o->target.system_wide),
+		CLI_FLAG('b', "use-bpf", "aggregate in the kernel with BPF (the only mode; accepted as perf's)",
+			 &o->use_bpf),
+		CLI_FLAG('l', "lock-addr", "one entry per lock, named where possible (mmap_lock, siglock,\n"
+			 "rq_lock, global locks, &<slab cache>)", &o->lock_addr),
+		CLI_FLAG('t', "threads", "one entry per waiting thread", &o->threads),
+		CLI_CHOICE('k', "key", "KEY", "sort by KEY (default wait_total)", &o->key, sort_keys),
+		CLI_U64('E', "entries", "N", "show only the first N entries", &o->entries, 1, 1e9,
+			"a positive number of entries"),
+		CLI_STR('Y', "type-filter", "TYPES", "only these lock types (comma-separated)", &o->types),
+		CLI_STR('L', "lock-filter", "NAMES", "with -l: only these locks, by name or address\n"
+			"(comma-separated: mmap_lock,&filp,0xffff...)", &o->lock_filter),
+		CLI_STR('S', "callstack-filter", "NAMES", "only callers whose stack has a function whose name\n"
+			"contains one of NAMES (comma-separated)", &o->stack_filter),
+		CLI_U64(0, "max-stack", "N", "frames of each caller's stack kept and shown with -v (default 8)",
+			&o->max_stack, 1, LOCK_STACK_MAX, "a number of frames from 1 to 64"),
+		CLI_FLAG(0, "json", "JSON output", &o->json),
+		CLI_CALL(0, "duration", "SEC", "stop after SEC seconds", &o->duration, cli_parse_seconds),
+		CLI_U64(0, "map-nr-entries", "N", "entries of the aggregation map (default 16384)",
+			&o->map_entries, 1, 1 << 24, "a number of entries from 1 to 16M"),
+		CLI_U64(0, "min-design", "N", NULL, &o->min_design, 0, 2, "0, 1 or 2"),
+		CLI_END,
+	};
+	const struct cli_cmd cmd = {
+		.name = "lock contention",
+		.synopsis = "[OPTIONS] [-a | -p PID,... | -- CMD [ARGS...]]",
+		.description = description,
+		.footer = footer,
+		.opts = opts,
+		.positional = CLI_POS_CMD,
+	};
+	struct cli_args args;
+	int rc = cli_parse(&cmd, argc, argv, &args);
+	if (rc != CLI_OK)
+		return rc;
+	o->target.argv = args.cmd;
+	cli_args_free(&args);
+
+	if (o->lock_addr && o->threads) {
+		pr_err("-l (by lock) and -t (by thread) exclude each other; pick one");
+		return CLI_USAGE_ERROR;
+	}
+	if (o->lock_filter && !o->lock_addr) {
+		pr_err("-L (--lock-filter) works with -l only: locks are filtered by their entries, "
+		       "which only -l keeps (filtering callers by lock is not implemented)");
+		return CLI_USAGE_ERROR;
+	}
+	if (o->stack_filter && (o->lock_addr || o->threads)) {
+		pr_err("-S (--callstack-filter) works by caller only: -l and -t keep no stacks");
+		return CLI_USAGE_ERROR;
+	}
+	if (o->types) {
+		const char *bad;
+		*type_mask = parse_types(o->types, &bad);
+		if (bad)
+			return cli_bad_value("--type-filter", bad,
+					     "lock types: spinlock, rwlock, rwsem, mutex, semaphore, "
+					     "percpu-rwsem, rt-mutex (with :R or :W for a mode)");
+	}
+	if (!o->target.nr_pids && !o->target.argv)
+		o->target.system_wide = true;
+	if (target_check(&o->target, TARGET_REQUIRED | TARGET_NO_TIDS | TARGET_A_WITH_CMD) < 0)
+		return CLI_USAGE_ERROR;
+	return CLI_OK;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+static uint64_t avg_of(const struct lock_entry *e)
+{
+	return e->v.count ? e->v.total / e->v.count : 0;
+}
+
+static uint64_t sort_value(const struct lock_entry *e, int key)
+{
+	switch (key) {
+	case KEY_CONTENDED: return e->v.count;
+	case KEY_WAIT_MAX: return e->v.max;
+	case KEY_WAIT_MIN: return e->v.min;
+	case KEY_AVG_WAIT: return avg_of(e);
+	default: return e->v.total;
+	}
+}
+
+static int sort_key;
+
+static int cmp_entries(const void *a, const void *b)
+{
+	const struct lock_entry *x = a, *y = b;
+	uint64_t vx = sort_value(x, sort_key), vy = sort_value(y, sort_key);
+	if (vx != vy)
+		return vx < vy ? 1 : -1;
+	if (x->v.total != y->v.total)
+		return x->v.total < y->v.total ? 1 : -1;
+	return x->key.id < y->key.id ? -1 : x->key.id > y->key.id;
+}
+
+/* Is word one of the comma-separated items of list? */
+static bool list_has(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ",");
+		if (len == n && !strncmp(p, word, n))
+			return true;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+static bool any_frame_matches(struct lock *l, const struct lock_entry *e, const char *list)
+{
+	bool hit = false;
+	char *dup = xstrdup(list), *save = NULL;
+	for (char *t = strtok_r(dup, ",", &save); t && !hit; t = strtok_r(NULL, ",", &save))
+		hit = lock_stack_matches(l, e, t);
+	free(dup);
+	return hit;
+}
+
+/* -L and -S: drop the entries that do not match, keeping the order. */
+static void filter_entries(const struct lock_cli *o, struct lock *l, struct lock_result *r)
+{
+	size_t w = 0;
+	char addr[32];
+	for (size_t i = 0; i < r->n; i++) {
+		struct lock_entry *e = &r->e[i];
+		bool keep = true;
+		if (o->lock_filter) {
+			snprintf(addr, sizeof(addr), "%#" PRIx64, (uint64_t)e->key.id);
+			keep = (e->name[0] && list_has(o->lock_filter, e->name)) || list_has(o->lock_filter, addr);
+		}
+		if (keep && o->stack_filter)
+			keep = any_frame_matches(l, e, o->stack_filter);
+		if (keep)
+			r->e[w++] = *e;
+		else
+			free(e->stack);
+	}
+	r->n = w;
+}
+
+static void print_text(FILE *f, struct lock *l, const struct lock_result *r, enum lock_aggr aggr, size_t n)
+{
+	char t1[32], t2[32], t3[32], buf[256];
+	fprintf(f, "%10s %12s %12s %12s ", "contended", "total wait", "max wait", "avg wait");
+	if (aggr == LOCK_AGGR_TASK)
+		fprintf(f, "  %10s   %s\n\n", "pid", "comm");
+	else if (aggr == LOCK_AGGR_ADDR)
+		fprintf(f, "  %16s   %s\n\n", "address", "symbol");
+	else
+		fprintf(f, "  %10s   %s\n\n", "type", "caller");
+	for (size_t i = 0; i < n; i++) {
+		const struct lock_entry *e = &r->e[i];
+		fprintf(f, "%10" PRIu64 " %s %s %s ", (uint64_t)e->v.count, lock_fmt_time(e->v.total, 12, t1, sizeof(t1)),
+			lock_fmt_time(e->v.max, 12, t2, sizeof(t2)), lock_fmt_time(avg_of(e), 12, t3, sizeof(t3)));
+		if (aggr == LOCK_AGGR_TASK)
+			fprintf(f, "  %10" PRIu64 "   %s\n", (uint64_t)e->key.id, e->name);
+		else if (aggr == LOCK_AGGR_ADDR)
+			fprintf(f, "  %016" PRIx64 "   %s (%s)\n", (uint64_t)e->key.id, e->name, lock_type_class(e->v.flags));
+		else
+			fprintf(f, "  %10s   %s\n", lock_type_str(e->key.flags), e->name);
+		if (aggr == LOCK_AGGR_CALLER && log_verbosity() > 0) {
+			for (uint32_t j = 0; j < e->nr_stack; j++)
+				fprintf(f, "\t\t\t%#" PRIx64 "  %s\n", e->stack[j],
+					lock_symbolize(l, e->stack[j], buf, sizeof(buf)));
+		}
+	}
+}
+
+static void print_json(FILE *f, struct lock *l, const struct lock_result *r, enum lock_aggr aggr, size_t n)
+{
+	static const char *const aggr_names[] = { "caller", "address", "thread" };
+	struct json_writer *jw = jw_new(f, true);
+	char buf[256];
+	jw_start_object(jw);
+	jw_kv_string(jw, "aggregation", aggr_names[aggr]);
+	jw_key(jw, "entries");
+	jw_start_array(jw);
+	for (size_t i = 0; i < n; i++) {
+		const struct lock_entry *e = &r->e[i];
+		jw_start_object(jw);
+		jw_kv_uint(jw, "contended", e->v.count);
+		jw_kv_uint(jw, "total_wait_ns", e->v.total);
+		jw_kv_uint(jw, "max_wait_ns", e->v.max);
+		jw_kv_uint(jw, "min_wait_ns", e->v.min);
+		jw_kv_uint(jw, "avg_wait_ns", avg_of(e));
+		jw_kv_string(jw, "type", lock_type_str(e->v.flags));
+		jw_kv_uint(jw, "flags", e->v.flags);
+		if (aggr == LOCK_AGGR_CALLER) {
+			jw_kv_string(jw, "caller", e->name);
+			jw_key(jw, "stack");
+			jw_start_array(jw);
+			for (uint32_t j = 0; j < e->nr_stack; j++)
+				jw_string(jw, lock_symbolize(l, e->stack[j], buf, sizeof(buf)));
+			jw_end_array(jw);
+		} else if (aggr == LOCK_AGGR_ADDR) {
+			snprintf(buf, sizeof(buf), "%#" PRIx64, (uint64_t)e->key.id);
+			jw_kv_string(jw, "address", buf);
+			jw_kv_string(jw, "lock", e->name);
+		} else {
+			jw_kv_uint(jw, "tid", e->key.id);
+			jw_kv_string(jw, "comm", e->name);
+		}
+		jw_end_object(jw);
+	}
+	jw_end_array(jw);
+	jw_key(jw, "counters");
+	jw_start_object(jw);
+	jw_kv_uint(jw, "begin", r->counters[LOCK_CNT_BEGIN]);
+	jw_kv_uint(jw, "counted", r->counters[LOCK_CNT_END]);
+	jw_kv_uint(jw, "nested", r->counters[LOCK_CNT_NESTED]);
+	jw_kv_uint(jw, "no_stack", r->counters[LOCK_CNT_NO_STACK]);
+	jw_kv_uint(jw, "map_full", r->counters[LOCK_CNT_MAP_FULL]);
+	jw_kv_uint(jw, "task_slot_full", r->counters[LOCK_CNT_TASK_FULL]);
+	jw_kv_uint(jw, "lock_mismatch", r->counters[LOCK_CNT_LOCK_MISMATCH]);
+	jw_end_object(jw);
+	jw_end_object(jw);
+	jw_free(jw);
+}
+
+/* What was not counted, on stderr. */
+static void report_losses(const struct lock_result *r, enum lock_aggr aggr)
+{
+	const uint64_t *c = r->counters;
+	if (c[LOCK_CNT_MAP_FULL])
+		pr_warn("%" PRIu64 " contentions lost: the aggregation map was full; raise --map-nr-entries",
+			c[LOCK_CNT_MAP_FULL]);
+	if (c[LOCK_CNT_TASK_FULL])
+		pr_warn("%" PRIu64 " contentions lost: no per-thread slot for the begin time (out of memory "
+			"or the thread table was full)", c[LOCK_CNT_TASK_FULL]);
+	if (c[LOCK_CNT_NO_STACK])
+		pr_warn("%" PRIu64 " contentions without a caller: the stack map was full", c[LOCK_CNT_NO_STACK]);
+	if (c[LOCK_CNT_LOCK_MISMATCH])
+		pr_warn("%" PRIu64 " contentions dropped: the end was for another lock than the begin",
+			c[LOCK_CNT_LOCK_MISMATCH]);
+	pr_info("%" PRIu64 " contentions counted, %" PRIu64 " nested begins not counted (as perf)",
+		c[LOCK_CNT_END], c[LOCK_CNT_NESTED]);
+	if (aggr == LOCK_AGGR_ADDR && r->nr_unnamed)
+		pr_info("%zu of %zu locks could not be named (not a well-known lock, a global variable "
+			"or a slab object)", r->nr_unnamed, r->n);
+}
+
+static void say_design(struct lock *l)
+{
+	static const char *const names[] = {
+		"tp_btf programs with task storage", "raw tracepoint programs with task storage",
+		"raw tracepoint programs with a hash map",
+	};
+	const char *why;
+	enum lock_design d = lock_design(l, &why);
+	if (why)
+		pr_info("%s: %s", names[d], why);
+	else
+		pr_info("%s", names[d]);
+}
+
+static int poll_lock(void *ctx, int timeout_ms)
+{
+	return lock_poll(ctx, timeout_ms);
+}
+
+static int run_lock(const struct lock_cli *o, uint64_t type_mask, struct workload *wl)
+{
+	enum lock_aggr aggr = o->lock_addr ? LOCK_AGGR_ADDR : o->threads ? LOCK_AGGR_TASK : LOCK_AGGR_CALLER;
+	struct lock_opts lo = {
+		.aggr = aggr,
+		.system_wide = o->target.system_wide,
+		.follow_workload = wl->pid > 0,
+		.type_mask = type_mask,
+		.max_stack = o->max_stack ? (uint32_t)o->max_stack : 8,
+		.map_entries = (uint32_t)o->map_entries,
+		.min_design = (int)o->min_design,
+	};
+	struct lock *l = NULL;
+	struct lock_result r = { 0 };
+	int ret = EXIT_FAIL, err;
+
+	if (lock_open(&lo, &l) < 0)
+		return EXIT_FAIL;
+	say_design(l);
+	stop_signals_install(true);
+	if (lock_start(l, o->target.pids, o->target.nr_pids, wl->pid) < 0)
+		goto out;
+	if (wl->pid > 0 && (err = workload_start(wl)) < 0) {
+		ret = workload_failed_status(err);
+		goto out;
+	}
+	struct stop_loop loop = {
+		.wl = wl->pid > 0 ? wl : NULL,
+		.target = &o->target,
+		.duration = o->duration,
+		.poll = poll_lock,
+		.ctx = l,
+	};
+	enum stop_reason why = stop_loop_run(&loop);
+	lock_stop(l);
+	lock_read(l, &r);
+	filter_entries(o, l, &r);
+	sort_key = o->key;
+	qsort(r.e, r.n, sizeof(*r.e), cmp_entries);
+	size_t n = o->entries && o->entries < r.n ? (size_t)o->entries : r.n;
+	if (o->json)
+		print_json(stdout, l, &r, aggr, n);
+	else
+		print_text(stdout, l, &r, aggr, n);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		pr_err("writing the output failed: %s", strerror(errno));
+	report_losses(&r, aggr);
+	if (why == STOP_ERROR)
+		ret = EXIT_FAIL;
+	else
+		ret = wl->pid > 0 ? workload_exit_status(wl) : EXIT_OK;
+out:
+	lock_result_free(&r);
+	lock_close(l);
+	return ret;
+}
+
+static void usage_lock(FILE *f)
+{
+	fprintf(f, "usage: bpfperf lock contention [OPTIONS] [-a | -p PID,... | -- CMD [ARGS...]]\n\n"
+		   "Subcommands:\n"
+		   "  contention (con)  kernel lock contention aggregated with BPF\n\n"
+		   "See 'bpfperf lock contention --help' and docs/bpfperf-lock.md.\n");
+}
+
+int cmd_lock(int argc, char **argv)
+{
+	struct lock_cli o = { 0 };
+	struct workload wl = { .go_fd = -1, .err_fd = -1 };
+	uint64_t type_mask = 0;
+	int ret, err;
+
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage_lock(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	}
+	if (strcmp(argv[1], "contention") && strcmp(argv[1], "con")) {
+		pr_err("unknown lock subcommand '%s'; see 'bpfperf lock --help' (only 'contention' is "
+		       "implemented)", argv[1]);
+		return EXIT_USAGE;
+	}
+	ret = parse_args(argc - 1, argv + 1, &o, &type_mask);
+	if (ret != CLI_OK) {
+		free(o.target.pids);
+		return cli_exit(ret);
+	}
+	if (o.target.argv && (err = workload_prepare(&wl, o.target.argv)) < 0)
+		ret = workload_failed_status(err);
+	else if (bpf_privileges_check("the lock contention BPF programs") < 0)
+		ret = EXIT_FAIL;
+	else
+		ret = run_lock(&o, type_mask, &wl);
+	workload_destroy(&wl);
+	free(o.target.pids);
+	return ret;
+}

@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The lock contention feature's engine (see lock.h): designs, targets,
+ * attaching, reading the aggregation map, naming callers and locks. */
+#include <linux/types.h>
+
+#include "feat/lock.h"
+#include "log.h"
+#include "skel/skel.h"
+#include "sym/machine.h"
+#include "target/target.h"
+#include "util.h"
+
+#include "lock.skel.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Frames of the tracing machinery above the tracepoint when their symbols
+ * are unknown (measured on 6.18: tp_btf 3; raw_tp the same path). */
+#define LOCK_TRACING_FRAMES 3
+/* Frames taken beyond those kept: the tracing machinery (3) and the lock's
+ * own functions (slow path, lock call: 2 to 4). */
+#define LOCK_STACK_EXTRA 8
+
+struct lock {
+	struct lock_opts o;
+	struct lock_bpf *skel;
+	enum lock_design design;
+	const char *why;
+	bool attached;
+	struct machine *m;
+	uint64_t sched_text[2], lock_text[2];	/* [start, end), 0 unknown */
+	bool sections_read;
+};
+
+/* ---- pure helpers ---------------------------------------------------------- */
+
+static const struct {
+	uint32_t flags;
+	const char *str, *cls;
+} lock_types[] = {
+	{ LOCK_F_SPIN, "spinlock", "spinlock" },
+	{ LOCK_F_SPIN | LOCK_F_READ, "rwlock:R", "rwlock" },
+	{ LOCK_F_SPIN | LOCK_F_WRITE, "rwlock:W", "rwlock" },
+	{ LOCK_F_READ, "rwsem:R", "rwsem" },
+	{ LOCK_F_WRITE, "rwsem:W", "rwsem" },
+	{ LOCK_F_RT, "rt-mutex", "rt-mutex" },
+	{ LOCK_F_RT | LOCK_F_READ, "rwlock-rt:R", "rwlock-rt" },
+	{ LOCK_F_RT | LOCK_F_WRITE, "rwlock-rt:W", "rwlock-rt" },
+	{ LOCK_F_PERCPU | LOCK_F_READ, "pcpu-sem:R", "percpu-rwsem" },
+	{ LOCK_F_PERCPU | LOCK_F_WRITE, "pcpu-sem:W", "percpu-rwsem" },
+	{ LOCK_F_MUTEX, "mutex", "mutex" },
+	{ LOCK_F_MUTEX | LOCK_F_SPIN, "mutex", "mutex" },
+	{ 0, "semaphore", "semaphore" },
+};
+
+const char *lock_type_str(uint32_t flags)
+{
+	flags &= LOCK_F_MASK;
+	for (size_t i = 0; i < ARRAY_SIZE(lock_types); i++)
+		if (lock_types[i].flags == flags)
+			return lock_types[i].str;
+	return "unknown";
+}
+
+const char *lock_type_class(uint32_t flags)
+{
+	flags &= LOCK_F_MASK;
+	for (size_t i = 0; i < ARRAY_SIZE(lock_types); i++)
+		if (lock_types[i].flags == flags)
+			return lock_types[i].cls;
+	return "unknown";
+}
+
+uint64_t lock_type_mask(const char *name)
+{
+	uint64_t mask = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(lock_types); i++) {
+		if (!strcmp(name, lock_types[i].str) || !strcmp(name, lock_types[i].cls))
+			mask |= 1ull << lock_types[i].flags;
+	}
+	/* perf's aliases of the class names */
+	if (!mask && (!strcmp(name, "pcpu-sem") || !strcmp(name, "percpu-rwsem:R") ||
+		      !strcmp(name, "percpu-rwsem:W")))
+		mask = lock_type_mask(!strcmp(name, "percpu-rwsem:W") ? "pcpu-sem:W"
+				      : !strcmp(name, "percpu-rwsem:R") ? "pcpu-sem:R" : "percpu-rwsem");
+	return mask;
+}
+
+static bool has_prefix(const char *s, const char *p)
+{
+	return !strncmp(s, p, strlen(p));
+}
+
+enum lock_frame lock_frame_class(const char *sym)
+{
+	static const char *const tracing[] = {
+		"bpf_prog_", "bpf_trace_", "__traceiter_", "perf_trace_", "__bpf_trace_",
+		"bpf_trampoline_",
+	};
+	/* the lock implementations (kernel/locking/) and the scheduler's entry
+	 * points they sleep in: perf's "lock and sched text sections" by name */
+	static const char *const lock_prefix[] = {
+		"_raw_spin_", "_raw_read_", "_raw_write_", "do_raw_spin_", "do_raw_read_",
+		"do_raw_write_", "queued_spin_lock", "queued_read_lock", "queued_write_lock",
+		"native_queued_spin_lock", "__pv_queued_spin_lock", "pv_queued_spin",
+		"mutex_lock", "__mutex_lock", "mutex_spin_on_owner", "ww_mutex_lock", "__ww_mutex_lock",
+		"rt_mutex_", "__rt_mutex", "rt_spin_lock", "rwbase_", "down_read", "down_write",
+		"__down", "down_", "rwsem_down_", "rwsem_optimistic_spin", "percpu_down_",
+		"__percpu_down_", "percpu_rwsem_", "schedule", "__schedule", "preempt_schedule",
+		"io_schedule",
+	};
+	if (!sym || !*sym)
+		return LOCK_FRAME_OTHER;
+	if (!strcmp(sym, "trace_call_bpf"))
+		return LOCK_FRAME_TRACING;
+	for (size_t i = 0; i < ARRAY_SIZE(tracing); i++)
+		if (has_prefix(sym, tracing[i]))
+			return LOCK_FRAME_TRACING;
+	if (!strcmp(sym, "down"))
+		return LOCK_FRAME_LOCK;
+	for (size_t i = 0; i < ARRAY_SIZE(lock_prefix); i++)
+		if (has_prefix(sym, lock_prefix[i]))
+			return LOCK_FRAME_LOCK;
+	return LOCK_FRAME_OTHER;
+}
+
+char *lock_fmt_time(uint64_t ns, int width, char *buf, size_t len)
+{
+	static const struct {
+		double base;
+		const char *unit;
+	} units[] = {
+		{ 1e9 * 3600, "h " }, { 1e9 * 60, "m " }, { 1e9, "s " }, { 1e6, "ms" }, { 1e3, "us" },
+	};
+	if (width == 0) {
+		snprintf(buf, len, "%" PRIu64, ns);
+		return buf;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+		if ((double)ns < units[i].base)
+			continue;
+		snprintf(buf, len, "%*.2f %s", width - 3, (double)ns / units[i].base, units[i].unit);
+		return buf;
+	}
+	snprintf(buf, len, "%*" PRIu64 " %s", width - 3, ns, "ns");
+	return buf;
+}
+
+/* ---- loading ----------------------------------------------------------------- */
+
+static bool task_storage_ok(const char **why)
+{
+	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) != 1) {
+		*why = "the kernel has no BPF task storage (BPF_MAP_TYPE_TASK_STORAGE, Linux 5.11+)";
+		return false;
+	}
+	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_task_storage_get, NULL) != 1 ||
+	    libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_get_current_task_btf, NULL) != 1) {
+		*why = "raw tracepoint programs cannot use task storage on this kernel";
+		return false;
+	}
+	return true;
+}
+
+static bool btf_ts_usable(void *ctx, const char **why)
+{
+	const struct lock *l = ctx;
+	if (l->o.min_design > LOCK_DESIGN_BTF_TS) {
+		*why = "the tp_btf design turned off (testing)";
+		return false;
+	}
+	return task_storage_ok(why);
+}
+
+static bool raw_ts_usable(void *ctx, const char **why)
+{
+	const struct lock *l = ctx;
+	if (l->o.min_design > LOCK_DESIGN_RAW_TS) {
+		*why = "task storage turned off (testing)";
+		return false;
+	}
+	return task_storage_ok(why);
+}
+
+static const struct skel_design designs[] = {
+	{ "tp_btf programs with task storage", btf_ts_usable },
+	{ "raw tracepoint programs with task storage", raw_ts_usable },
+	{ "raw tracepoint programs with a hash map", NULL },
+};
+
+static int load_design(void *ctx, int design)
+{
+	struct lock *l = ctx;
+	const struct lock_opts *o = &l->o;
+	struct lock_bpf *skel;
+
+	lock_bpf__destroy(l->skel);
+	l->skel = skel = lock_bpf__open();
+	if (!skel) {
+		int err = -errno;
+		pr_err("cannot open the lock BPF object: %s", log_strerr(err));
+		return err;
+	}
+	skel->rodata->target_cfg.self_tgid = (uint32_t)getpid();
+	skel->rodata->target_cfg.all = o->system_wide;
+	skel->rodata->target_cfg.by_tgid = !o->system_wide;
+	skel->rodata->aggr = o->aggr;
+	skel->rodata->name_locks = o->aggr == LOCK_AGGR_ADDR;
+	skel->rodata->use_kmem_cache = design == LOCK_DESIGN_BTF_TS;
+	skel->rodata->flags_filter = o->type_mask;
+	bpf_map__set_max_entries(skel->maps.stat, o->map_entries ? o->map_entries : 16384);
+	if (o->aggr != LOCK_AGGR_CALLER) {
+		bpf_map__set_max_entries(skel->maps.stacks, 1);
+	} else {
+		/* the frames kept, and room above them for the tracing machinery
+		 * and the lock's own functions (the caller is found below them):
+		 * a shallower stack is cheaper to take, and stacks that differ
+		 * only deeper are one caller, as perf's fixed depth does */
+		uint32_t depth = o->max_stack + LOCK_STACK_EXTRA;
+		if (depth > LOCK_STACK_MAX)
+			depth = LOCK_STACK_MAX;
+		bpf_map__set_value_size(skel->maps.stacks, depth * sizeof(uint64_t));
+	}
+	if (o->aggr != LOCK_AGGR_TASK)
+		bpf_map__set_max_entries(skel->maps.task_comms, 1);
+	if (o->aggr != LOCK_AGGR_ADDR)
+		bpf_map__set_max_entries(skel->maps.slab_names, 1);
+	bool ts = design != LOCK_DESIGN_RAW_HASH;
+	bpf_map__set_autocreate(skel->maps.tstamp, ts);
+	if (ts)
+		bpf_map__set_max_entries(skel->maps.tstamp_hash, 1);
+	bpf_program__set_autoload(skel->progs.btf_begin, design == LOCK_DESIGN_BTF_TS);
+	bpf_program__set_autoload(skel->progs.btf_end, design == LOCK_DESIGN_BTF_TS);
+	bpf_program__set_autoload(skel->progs.raw_ts_begin, design == LOCK_DESIGN_RAW_TS);
+	bpf_program__set_autoload(skel->progs.raw_ts_end, design == LOCK_DESIGN_RAW_TS);
+	bpf_program__set_autoload(skel->progs.raw_hash_begin, design == LOCK_DESIGN_RAW_HASH);
+	bpf_program__set_autoload(skel->progs.raw_hash_end, design == LOCK_DESIGN_RAW_HASH);
+	bpf_program__set_autoload(skel->progs.lock_exit, !ts);
+	bpf_program__set_autoload(skel->progs.lock_exec, o->follow_workload);
+	bpf_program__set_autoload(skel->progs.lock_fork, o->follow_workload);
+	return lock_bpf__load(skel);
+}
+
+/* The tracepoints came with Linux 5.19: say so rather than fail to attach. */
+static int check_tracepoints(void)
+{
+	const char *tfs = tracefs_dir();
+	char path[512];
+	if (!tfs)
+		return 0;	/* cannot tell: attaching will */
+	snprintf(path, sizeof(path), "%s/events/lock/contention_begin", tfs);
+	if (access(path, F_OK) == 0)
+		return 0;
+	pr_err("the kernel has no lock:contention_begin and lock:contention_end tracepoints "
+	       "(%s/events/lock/ has no contention_begin): they came with Linux 5.19; "
+	       "lock contention cannot be observed on this kernel", tfs);
+	return -ENOENT;
+}
+
+int lock_open(const struct lock_opts *opts, struct lock **out)
+{
+	struct lock *l = xcalloc(1, sizeof(*l));
+	int chosen = 0, err;
+
+	*out = NULL;
+	l->o = *opts;
+	if (!l->o.max_stack || l->o.max_stack > LOCK_STACK_MAX)
+		l->o.max_stack = LOCK_STACK_MAX;
+	if ((err = check_tracepoints()) < 0) {
+		free(l);
+		return err;
+	}
+	err = skel_load_designs(designs, (int)ARRAY_SIZE(designs), load_design, l,
+				"the lock contention BPF programs", &chosen, &l->why);
+	if (err) {
+		lock_close(l);
+		return err;
+	}
+	l->design = (enum lock_design)chosen;
+	l->m = machine_new(&(struct machine_opts){ .live = true });
+	*out = l;
+	return 0;
+}
+
+enum lock_design lock_design(const struct lock *l, const char **why)
+{
+	if (why)
+		*why = l->why;
+	return l->design;
+}
+
+/* ---- running ----------------------------------------------------------------- */
+
+static int add_target(struct lock *l, pid_t pid, uint8_t state)
+{
+	uint32_t k = (uint32_t)pid;
+	if (bpf_map_update_elem(bpf_map__fd(l->skel->maps.target_tgids), &k, &state, BPF_ANY)) {
+		int err = -errno;
+		pr_err("cannot add pid %d to the targets map: %s", (int)pid, log_strerr(err));
+		return err;
+	}
+	return 0;
+}
+
+int lock_start(struct lock *l, const pid_t *pids, size_t nr_pids, pid_t workload)
+{
+	struct lock_bpf *s = l->skel;
+	int err;
+	if (workload > 0 && (err = add_target(l, workload, TARGET_ARMED)))
+		return err;
+	for (size_t i = 0; i < nr_pids; i++)
+		if ((err = add_target(l, pids[i], TARGET_ON)))
+			return err;
+	/* exec and fork before the lock hooks, end before begin: nothing in
+	 * flight is missed or left half-done */
+	struct bpf_program *const progs[] = {
+		s->progs.lock_exit, s->progs.lock_exec, s->progs.lock_fork,
+		s->progs.btf_end, s->progs.raw_ts_end, s->progs.raw_hash_end,
+		s->progs.btf_begin, s->progs.raw_ts_begin, s->progs.raw_hash_begin,
+	};
+	struct bpf_link **const links[] = {
+		&s->links.lock_exit, &s->links.lock_exec, &s->links.lock_fork,
+		&s->links.btf_end, &s->links.raw_ts_end, &s->links.raw_hash_end,
+		&s->links.btf_begin, &s->links.raw_ts_begin, &s->links.raw_hash_begin,
+	};
+	l->attached = true;
+	err = skel_attach_ordered(progs, links, (int)ARRAY_SIZE(progs));
+	if (err)
+		return err;
+	pr_info("lock contention tracing started");
+	return 0;
+}
+
+int lock_poll(struct lock *l, int timeout_ms)
+{
+	(void)l;
+	if (poll(NULL, 0, timeout_ms) < 0 && errno != EINTR)
+		return -errno;
+	return 0;
+}
+
+void lock_stop(struct lock *l)
+{
+	struct lock_bpf *s = l->skel;
+	if (!l->attached)
+		return;
+	l->attached = false;
+	bpf_link__destroy(s->links.btf_begin);
+	bpf_link__destroy(s->links.raw_ts_begin);
+	bpf_link__destroy(s->links.raw_hash_begin);
+	s->links.btf_begin = s->links.raw_ts_begin = s->links.raw_hash_begin = NULL;
+	lock_bpf__detach(s);
+	bpf_wait_for_programs();
+}
+
+/* ---- reading and naming ------------------------------------------------------ */
+
+static void read_sections(struct lock *l)
+{
+	static const char *const names[] = {
+		"__sched_text_start", "__sched_text_end", "__lock_text_start", "__lock_text_end",
+	};
+	uint64_t a[4];
+	l->sections_read = true;
+	if (machine_kernel_symbol_addrs(l->m, names, a, 4) == 4) {
+		l->sched_text[0] = a[0];
+		l->sched_text[1] = a[1];
+		l->lock_text[0] = a[2];
+		l->lock_text[1] = a[3];
+	} else {
+		pr_debug("the lock and sched text sections are not in kallsyms: lock functions "
+			 "are told by name");
+	}
+}
+
+static const char *frame_sym(struct lock *l, uint64_t ip)
+{
+	struct resolved r;
+	machine_resolve(l->m, -1, -1, ip, AS_KERNEL, &r);
+	return r.found ? r.sym : NULL;
+}
+
+/* perf's test: mutex and rwsem functions are in the sched text section,
+ * spinlock functions in the lock text section; by name where unknown. */
+static bool is_lock_frame(struct lock *l, uint64_t ip)
+{
+	if (!l->sections_read)
+		read_sections(l);
+	if (l->sched_text[0]) {
+		return (ip >= l->sched_text[0] && ip < l->sched_text[1]) ||
+		       (ip >= l->lock_text[0] && ip < l->lock_text[1]);
+	}
+	return lock_frame_class(frame_sym(l, ip)) == LOCK_FRAME_LOCK;
+}
+
+const char *lock_symbolize(struct lock *l, uint64_t addr, char *buf, size_t len)
+{
+	struct resolved r;
+	machine_resolve(l->m, -1, -1, addr, AS_KERNEL, &r);
+	if (!r.found)
+		snprintf(buf, len, "%#" PRIx64, addr);
+	else if (addr == r.sym_start)
+		snprintf(buf, len, "%s", r.sym);
+	else
+		snprintf(buf, len, "%s+%#" PRIx64, r.sym, addr - r.sym_start);
+	return buf;
+}
+
+/* The stack from the first frame below the tracing machinery, and the
+ * caller: its first frame that is not a lock function. */
+static void name_caller(struct lock *l, struct lock_entry *e, const uint64_t *ips)
+{
+	size_t n = 0, first = 0;
+	char buf[256];
+	while (n < LOCK_STACK_MAX && ips[n])
+		n++;
+	while (first < n) {
+		const char *s = frame_sym(l, ips[first]);
+		if (s ? lock_frame_class(s) != LOCK_FRAME_TRACING : first >= LOCK_TRACING_FRAMES)
+			break;
+		first++;
+	}
+	size_t c = first;
+	while (c + 1 < n && is_lock_frame(l, ips[c]))
+		c++;
+	size_t keep = n - first < l->o.max_stack ? n - first : l->o.max_stack;
+	e->stack = xcalloc(keep + 1, sizeof(*e->stack));
+	memcpy(e->stack, ips + first, keep * sizeof(*ips));
+	e->nr_stack = (uint32_t)keep;
+	e->name = c < n ? machine_intern(l->m, lock_symbolize(l, ips[c], buf, sizeof(buf))) : "";
+}
+
+static void name_lock(struct lock *l, struct lock_entry *e)
+{
+	static const char *const known[] = { "", "mmap_lock", "siglock", "rq_lock" };
+	char buf[128];
+	const char *sym;
+	uint64_t off;
+
+	e->named = true;
+	if (e->v.known > 0 && e->v.known < ARRAY_SIZE(known)) {
+		e->name = known[e->v.known];
+		return;
+	}
+	if (e->v.slab) {
+		struct lock_slab_name sn;
+		if (!bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.slab_names), &e->v.slab, &sn)) {
+			sn.name[sizeof(sn.name) - 1] = '\0';
+			snprintf(buf, sizeof(buf), "&%s", sn.name);
+			e->name = machine_intern(l->m, buf);
+			return;
+		}
+	}
+	if (machine_kernel_data_symbol(l->m, e->key.id, &sym, &off) && off < 4096) {
+		if (off)
+			snprintf(buf, sizeof(buf), "%s+%#" PRIx64, sym, off);
+		else
+			snprintf(buf, sizeof(buf), "%s", sym);
+		e->name = machine_intern(l->m, buf);
+		return;
+	}
+	e->named = false;
+	e->name = "";
+}
+
+static void name_task(struct lock *l, struct lock_entry *e)
+{
+	char comm[16] = "";
+	uint32_t tid = (uint32_t)e->key.id;
+	if (bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.task_comms), &tid, comm) == 0) {
+		comm[15] = '\0';
+		e->name = machine_intern(l->m, comm);
+	} else {
+		e->name = "";
+	}
+}
+
+int lock_read(struct lock *l, struct lock_result *r)
+{
+	int fd = bpf_map__fd(l->skel->maps.stat);
+	int sfd = bpf_map__fd(l->skel->maps.stacks);
+	struct lock_key k, *prev = NULL;
+	size_t cap = 0;
+	uint64_t ips[LOCK_STACK_MAX];
+
+	memset(r, 0, sizeof(*r));
+	percpu_counters_read(bpf_map__fd(l->skel->maps.counters), r->counters, LOCK_CNT__MAX);
+	while (bpf_map_get_next_key(fd, prev, &k) == 0) {
+		prev = &k;
+		struct lock_entry e = { .key = k };
+		if (bpf_map_lookup_elem(fd, &k, &e.v))
+			continue;
+		switch (l->o.aggr) {
+		case LOCK_AGGR_CALLER:
+			memset(ips, 0, sizeof(ips));
+			if ((int64_t)k.id >= 0) {
+				uint32_t id = (uint32_t)k.id;
+				bpf_map_lookup_elem(sfd, &id, ips);
+			}
+			name_caller(l, &e, ips);
+			break;
+		case LOCK_AGGR_ADDR:
+			name_lock(l, &e);
+			if (!e.named)
+				r->nr_unnamed++;
+			break;
+		case LOCK_AGGR_TASK:
+			name_task(l, &e);
+			break;
+		}
+		ARRAY_GROW(r->e, cap, r->n + 1);
+		r->e[r->n++] = e;
+	}
+	return 0;
+}
+
+bool lock_stack_matches(struct lock *l, const struct lock_entry *e, const char *sub)
+{
+	for (uint32_t i = 0; i < e->nr_stack; i++) {
+		const char *s = frame_sym(l, e->stack[i]);
+		if (s && strstr(s, sub))
+			return true;
+	}
+	return false;
+}
+
+void lock_result_free(struct lock_result *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		free(r->e[i].stack);
+	free(r->e);
+	memset(r, 0, sizeof(*r));
+}
+
+void lock_close(struct lock *l)
+{
+	if (!l)
+		return;
+	lock_bpf__destroy(l->skel);
+	if (l->m)
+		machine_free(l->m);
+	free(l);
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The lock contention feature: lock:contention_begin/end aggregated in the
+ * kernel (src/bpf/lock.bpf.c), read back as entries with their lock type,
+ * caller or lock name resolved (kallsyms, slab caches, well-known locks).
+ *
+ *   lock_open(&opts, &l);            probe, pick the design, load
+ *   lock_start(l, pids, n, workload) targets, attach
+ *   lock_poll(l, ms)                 the stop loop's wait (nothing to drain)
+ *   lock_stop(l); lock_read(l, &r);  detach, read and resolve the entries
+ *   lock_result_free(&r); lock_close(l);
+ *
+ * Error convention: 0 or a negative errno after one logged message. */
+#ifndef BPFPERF_FEAT_LOCK_H
+#define BPFPERF_FEAT_LOCK_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "lock_data.h"
+#include "target_filter.h"
+
+struct lock;
+
+enum lock_design {
+	LOCK_DESIGN_BTF_TS = 0,		/* tp_btf programs, task storage */
+	LOCK_DESIGN_RAW_TS = 1,		/* raw_tp programs, task storage */
+	LOCK_DESIGN_RAW_HASH = 2,	/* raw_tp programs, hash map */
+};
+
+struct lock_opts {
+	enum lock_aggr aggr;
+	bool system_wide;
+	bool follow_workload;
+	uint64_t type_mask;	/* bit (1 << flags) per lock type to keep; 0: all */
+	uint32_t max_stack;	/* frames kept per stack from the caller on (1..LOCK_STACK_MAX) */
+	uint32_t map_entries;	/* aggregation entries (0: 16384) */
+	int min_design;		/* testing: skip the better designs (enum lock_design) */
+};
+
+struct lock_entry {
+	struct lock_key key;
+	struct lock_value v;
+	const char *name;	/* caller (symbol+off), lock name or comm; "" unknown */
+	uint64_t *stack;	/* LOCK_AGGR_CALLER: from the caller on, 0-terminated */
+	uint32_t nr_stack;
+	bool named;		/* LOCK_AGGR_ADDR: the lock could be named */
+};
+
+struct lock_result {
+	struct lock_entry *e;
+	size_t n;
+	uint64_t counters[LOCK_CNT__MAX];
+	size_t nr_unnamed;	/* LOCK_AGGR_ADDR: entries whose lock has no name */
+};
+
+int lock_open(const struct lock_opts *o, struct lock **out);
+enum lock_design lock_design(const struct lock *l, const char **why);
+int lock_start(struct lock *l, const pid_t *pids, size_t nr_pids, pid_t workload);
+int lock_poll(struct lock *l, int timeout_ms);
+void lock_stop(struct lock *l);
+int lock_read(struct lock *l, struct lock_result *r);
+/* symbol+offset of a kernel text address (as perf shows callers), in buf. */
+const char *lock_symbolize(struct lock *l, uint64_t addr, char *buf, size_t len);
+/* Does a frame of the entry's stack have a symbol containing sub (perf's
+ * --callstack-filter)? */
+bool lock_stack_matches(struct lock *l, const struct lock_entry *e, const char *sub);
+void lock_result_free(struct lock_result *r);
+void lock_close(struct lock *l);
+
+/* ---- pure helpers (no kernel, unit tested) ---- */
+
+/* perf's lock type names of contention_begin flags: "spinlock", "rwlock:R",
+ * "rwsem:W", "mutex", "semaphore", "pcpu-sem:R", ...; "unknown" otherwise.
+ * lock_type_class: the type without the mode ("rwsem", "percpu-rwsem"). */
+const char *lock_type_str(uint32_t flags);
+const char *lock_type_class(uint32_t flags);
+/* The flags values a type name selects ("rwsem" both modes, "rwsem:R" one,
+ * "mutex", "spinlock"...) as bits 1 << flags; 0 if the name is unknown. */
+uint64_t lock_type_mask(const char *name);
+
+enum lock_frame {
+	LOCK_FRAME_OTHER = 0,	/* a caller */
+	LOCK_FRAME_TRACING,	/* the tracing machinery above the tracepoint */
+	LOCK_FRAME_LOCK,	/* a lock's own function (perf skips these for the caller) */
+};
+/* Classify a kernel function by name (used where the lock and scheduler text
+ * sections are not known, and for the tracing frames). */
+enum lock_frame lock_frame_class(const char *sym);
+
+/* perf's time column: ns below 1 us, else "%*.2f us|ms|s |m |h " in width
+ * characters; width 0: plain nanoseconds (CSV). Returns buf. */
+char *lock_fmt_time(uint64_t ns, int width, char *buf, size_t len);
+
+#endif

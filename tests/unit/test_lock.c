@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* lock contention without the kernel: perf's lock type names of the
+ * contention_begin flags, the -Y type masks, the time column, the frame
+ * classes that find the caller (tracing machinery, lock functions), and the
+ * kernel data symbols that name global locks (a kallsyms file of our own).
+ * No privileges needed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "feat/lock.h"
+#include "sym/machine.h"
+
+static void test_type_names(void **state)
+{
+	(void)state;
+	assert_string_equal(lock_type_str(LOCK_F_SPIN), "spinlock");
+	assert_string_equal(lock_type_str(LOCK_F_SPIN | LOCK_F_READ), "rwlock:R");
+	assert_string_equal(lock_type_str(LOCK_F_SPIN | LOCK_F_WRITE), "rwlock:W");
+	assert_string_equal(lock_type_str(LOCK_F_READ), "rwsem:R");
+	assert_string_equal(lock_type_str(LOCK_F_WRITE), "rwsem:W");
+	assert_string_equal(lock_type_str(LOCK_F_MUTEX), "mutex");
+	assert_string_equal(lock_type_str(LOCK_F_MUTEX | LOCK_F_SPIN), "mutex");
+	assert_string_equal(lock_type_str(0), "semaphore");
+	assert_string_equal(lock_type_str(LOCK_F_PERCPU | LOCK_F_WRITE), "pcpu-sem:W");
+	assert_string_equal(lock_type_str(LOCK_F_RT), "rt-mutex");
+	assert_string_equal(lock_type_str(LOCK_F_PERCPU), "unknown");
+	/* bits above the known flags are ignored, as perf does */
+	assert_string_equal(lock_type_str(LOCK_F_WRITE | (1ull << 10)), "rwsem:W");
+	assert_string_equal(lock_type_class(LOCK_F_READ), "rwsem");
+	assert_string_equal(lock_type_class(LOCK_F_PERCPU | LOCK_F_READ), "percpu-rwsem");
+}
+
+static void test_type_masks(void **state)
+{
+	(void)state;
+	assert_int_equal(lock_type_mask("rwsem"), (1ull << LOCK_F_READ) | (1ull << LOCK_F_WRITE));
+	assert_int_equal(lock_type_mask("rwsem:W"), 1ull << LOCK_F_WRITE);
+	assert_int_equal(lock_type_mask("spinlock"), 1ull << LOCK_F_SPIN);
+	assert_int_equal(lock_type_mask("mutex"), (1ull << LOCK_F_MUTEX) | (1ull << (LOCK_F_MUTEX | LOCK_F_SPIN)));
+	assert_int_equal(lock_type_mask("semaphore"), 1ull << 0);
+	assert_int_equal(lock_type_mask("percpu-rwsem"),
+			 (1ull << (LOCK_F_PERCPU | LOCK_F_READ)) | (1ull << (LOCK_F_PERCPU | LOCK_F_WRITE)));
+	assert_int_equal(lock_type_mask("pcpu-sem"), lock_type_mask("percpu-rwsem"));
+	assert_int_equal(lock_type_mask("bogus"), 0);
+}
+
+static void test_time_column(void **state)
+{
+	char b[32];
+	(void)state;
+	assert_string_equal(lock_fmt_time(0, 12, b, sizeof(b)), "        0 ns");
+	assert_string_equal(lock_fmt_time(999, 12, b, sizeof(b)), "      999 ns");
+	assert_string_equal(lock_fmt_time(1000, 12, b, sizeof(b)), "     1.00 us");
+	assert_string_equal(lock_fmt_time(2670000, 12, b, sizeof(b)), "     2.67 ms");
+	assert_string_equal(lock_fmt_time(1730000000ull, 12, b, sizeof(b)), "     1.73 s ");
+	assert_string_equal(lock_fmt_time(90000000000ull, 12, b, sizeof(b)), "     1.50 m ");
+	assert_string_equal(lock_fmt_time(7200000000000ull, 12, b, sizeof(b)), "     2.00 h ");
+	assert_string_equal(lock_fmt_time(1234, 0, b, sizeof(b)), "1234");
+	assert_int_equal(strlen(lock_fmt_time(123456789, 12, b, sizeof(b))), 12);
+}
+
+static void test_frame_classes(void **state)
+{
+	(void)state;
+	const char *tracing[] = { "bpf_prog_6deef7357e7b4530_btf_begin", "bpf_trace_run2",
+				  "__traceiter_contention_begin", "perf_trace_contention_begin",
+				  "trace_call_bpf", "__bpf_trace_contention_begin" };
+	const char *locks[] = { "_raw_spin_lock", "_raw_spin_lock_irqsave", "queued_spin_lock_slowpath",
+				"__mutex_lock", "mutex_lock", "rwsem_down_write_slowpath",
+				"down_write_killable", "down_read", "down", "__down_common",
+				"percpu_down_write", "schedule", "__pv_queued_spin_lock_slowpath" };
+	const char *callers[] = { "vm_mmap_pgoff", "__vm_munmap", "lock_mm_and_find_vma",
+				  "do_mprotect_pkey", "pipe_write", "downgrade_write_x", "try_to_wake_up",
+				  "", NULL };
+	for (size_t i = 0; i < sizeof(tracing) / sizeof(*tracing); i++)
+		assert_int_equal(lock_frame_class(tracing[i]), LOCK_FRAME_TRACING);
+	for (size_t i = 0; i < sizeof(locks) / sizeof(*locks); i++)
+		assert_int_equal(lock_frame_class(locks[i]), LOCK_FRAME_LOCK);
+	for (size_t i = 0; i < sizeof(callers) / sizeof(*callers); i++)
+		assert_int_equal(lock_frame_class(callers[i]), LOCK_FRAME_OTHER);
+}
+
+/* Global locks are named by the data symbol covering their address. */
+static void test_data_symbols(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/test_lock_kallsymsXXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fprintf(f, "ffffffff81000000 T _text\n"
+		   "ffffffff81000100 T do_something\n"
+		   "ffffffff82264dc0 T __sched_text_start\n"
+		   "ffffffff82264dc0 T schedule\n"
+		   "ffffffff8226dae2 T __sched_text_end\n"
+		   "ffffffff83000000 D jiffies_lock\n"
+		   "ffffffff83000040 d tasklist_lock\n"
+		   "ffffffff83000080 b some_bss\n");
+	fclose(f);
+	struct machine *m = machine_new(&(struct machine_opts){ .kallsyms = path, .modules = "/nonexistent" });
+	const char *name;
+	uint64_t off;
+	assert_true(machine_kernel_data_symbol(m, 0xffffffff83000000ull, &name, &off));
+	assert_string_equal(name, "jiffies_lock");
+	assert_int_equal(off, 0);
+	assert_true(machine_kernel_data_symbol(m, 0xffffffff83000048ull, &name, &off));
+	assert_string_equal(name, "tasklist_lock");
+	assert_int_equal(off, 8);
+	/* a text address is not a variable */
+	assert_false(machine_kernel_data_symbol(m, 0xffffffff81000104ull, &name, &off) &&
+		     !strcmp(name, "do_something"));
+	/* the section markers, aliases included */
+	const char *names[] = { "__sched_text_start", "__sched_text_end", "__lock_text_start" };
+	uint64_t a[3];
+	assert_int_equal(machine_kernel_symbol_addrs(m, names, a, 3), 2);
+	assert_true(a[0] == 0xffffffff82264dc0ull && a[1] == 0xffffffff8226dae2ull && a[2] == 0);
+	machine_free(m);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_type_names),
+		cmocka_unit_test(test_type_masks),
+		cmocka_unit_test(test_time_column),
+		cmocka_unit_test(test_frame_classes),
+		cmocka_unit_test(test_data_symbols),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
