@@ -124,7 +124,8 @@ static const struct cli_opt record_opts[] = {
 static const struct cli_cmd record_cmd = {
 	.name = "record",
 	.synopsis = "[-e EVENT]... [-F HZ | -c PERIOD] [-g] [-a | -p PID | -t TID]\n"
-		    "                      [-C CPUS] [-o FILE] [-m PAGES] [--duration SEC] [-- CMD ARGS...]",
+		    "                      [-C CPUS] [-o FILE] [-m PAGES] [--duration SEC] [--filter EXPR]\n"
+		    "                      [-- CMD ARGS...]",
 	.opts = record_opts,
 	.positional = CLI_POS_CMD,
 };
