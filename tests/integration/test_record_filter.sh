@@ -91,7 +91,45 @@ awk '$1 == 0' both.txt | grep -q . && fail "two filters for one event were not j
 [ "$(awk '{print $3}' both.txt | sort -u | wc -l)" -eq 2 ] || fail "both events should have samples"
 ok "filters before -e and joined filters"
 
-# 5. Bad input: a usage error (exit 2) naming the column, and nothing recorded.
+# 5. Terms read from the sample itself (bpf_cast_to_kern_ctx design): a
+# software event's data_src is "not available" (mem_op == na), its weight 0;
+# the fields are added to the recorded samples.
+count_kept() {  # EXPR: prints "kept dropped"
+  "$BPFPERF" record -a -e cpu-clock --filter "$1" --duration 0.5 -o k.data > rec.out 2> rec.err ||
+    { cat rec.err; fail "record --filter '$1'"; }
+  echo "$(PERF script -i k.data -F cpu 2>/dev/null | wc -l) $(dropped_of rec.err)"
+}
+set -- $(count_kept 'mem_op == na, mem_lvl == na, weight == 0, time > 0, phys_addr == 0')
+[ "$1" -gt 100 ] && [ "$2" -eq 0 ] || fail "data_src/weight/time: kept $1 dropped $2, want all kept"
+set -- $(count_kept 'mem_op == load || mem_op == store')
+[ "$1" -eq 0 ] && [ "$2" -gt 100 ] || fail "mem_op == load: kept $1 dropped $2, want all dropped"
+set -- $(count_kept 'time < 1000')
+[ "$1" -eq 0 ] && [ "$2" -gt 100 ] || fail "time < 1000: kept $1 dropped $2, want all dropped"
+ok "data_src, weight, phys_addr and time terms"
+
+# cgroup and uid: a process in a cgroup of its own, running as nobody.
+CG2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+CG=$CG2/bpfperf-filter-$$
+if [ -n "$CG2" ] && mkdir "$CG" 2>/dev/null; then
+  sh -c "echo \$\$ > $CG/cgroup.procs; exec setpriv --reuid=65534 --regid=65534 --clear-groups \
+    $WORK 4000000000 1" >/dev/null 2>&1 &
+  cp=$!
+  sleep 0.3
+  for f in "cgroup == /bpfperf-filter-$$" "uid == 65534, gid == 65534"; do
+    "$BPFPERF" record -a -e cpu-clock --filter "$f" --duration 1 -o cg.data > rec.out 2> rec.err ||
+      { cat rec.err; kill $cp; sleep 0.5; rmdir "$CG"; fail "record --filter '$f'"; }
+    PERF script -i cg.data -F pid > cg.txt 2>/dev/null
+    [ "$(wc -l < cg.txt)" -gt 100 ] && [ "$(sort -u cg.txt | tr -d ' ')" = "$cp" ] ||
+      { sort cg.txt | uniq -c; kill $cp; sleep 0.5; rmdir "$CG"; fail "'$f' kept other processes than $cp"; }
+    ok "'$f' kept only pid $cp ($(wc -l < cg.txt) samples)"
+  done
+  kill $cp; wait $cp 2>/dev/null
+  for i in 1 2 3 4 5 6 7 8 9 10; do rmdir "$CG" 2>/dev/null && break; sleep 0.2; done
+else
+  echo "no cgroup test: cannot create a cgroup under the cgroup v2 mount"
+fi
+
+# 6. Bad input: a usage error (exit 2) naming the column, and nothing recorded.
 echo keep > old.data
 bad() {
   desc=$1; pat=$2; shift 2

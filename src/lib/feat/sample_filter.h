@@ -52,7 +52,7 @@ struct sf_error {
 
 /* Resolves a cgroup path to its cgroup v2 id; 0 or a negative errno. */
 typedef int (*sf_cgroup_resolver)(const char *path, uint64_t *id);
-/* The default: the directory's inode under the cgroup2 mount. */
+/* The default: the directory's inode under the cgroup2 mount (from /proc/self/mounts). */
 int sf_cgroup_id(const char *path, uint64_t *id);
 
 /* Parse text into out. 0, or -EINVAL with err filled. resolve: NULL for

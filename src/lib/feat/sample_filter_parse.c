@@ -124,13 +124,34 @@ int sf_expr_and(struct sf_expr *a, const struct sf_expr *b)
 	return 0;
 }
 
+/* Where cgroup v2 is mounted (/sys/fs/cgroup, or /sys/fs/cgroup/unified in
+ * the hybrid layout), or NULL. */
+static const char *cgroup2_mount(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/self/mounts", "r");
+	char line[4096], dir[4096], type[64];
+	const char *found = NULL;
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %4095s %63s", dir, type) == 2 && !strcmp(type, "cgroup2")) {
+			snprintf(buf, len, "%s", dir);
+			found = buf;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
 int sf_cgroup_id(const char *path, uint64_t *id)
 {
-	char full[4096];
+	char full[8200], mnt[4096];
 	struct stat st;
 	while (*path == '/')
 		path++;
-	snprintf(full, sizeof(full), "/sys/fs/cgroup/%s", path);
+	if (!cgroup2_mount(mnt, sizeof(mnt)))
+		return -ENOENT;
+	snprintf(full, sizeof(full), "%s/%s", mnt, path);
 	if (stat(full, &st) < 0)
 		return -errno;
 	if (!S_ISDIR(st.st_mode))
@@ -352,7 +373,7 @@ static int parse_term(struct parser *p)
 		int e = p->resolve(path, &id);
 		if (e < 0)
 			return error_at(p, l->start, "cgroup '%s': %s (a path under the cgroup v2 mount, "
-					"/sys/fs/cgroup)", path, strerror(-e));
+					"e.g. /sys/fs/cgroup or /sys/fs/cgroup/unified)", path, strerror(-e));
 		next(l);
 		return emit(p, SF_TERM_CGROUP, (uint32_t)op, 0, id, col);
 	}
