@@ -157,8 +157,7 @@ static int split_events(char ***specs, size_t *n, size_t *first)
 
 /* The --filter expressions per event: those after -e value k apply to its
  * events, those before any -e to every event; two for one event are joined
- * with ',' (and). Loads the programs: -EOPNOTSUPP for a term this kernel
- * cannot filter on (a usage error). */
+ * with ',' (and). Loads the programs. -EINVAL/-E2BIG: a usage error. */
 static int setup_filters(struct sample_filter *sf, size_t nspecs, const size_t *first, char ***texts)
 {
 	size_t nev = nspecs ? nspecs : 1;
@@ -187,7 +186,8 @@ static int setup_filters(struct sample_filter *sf, size_t nspecs, const size_t *
 		if (err2)
 			return err2;
 	}
-	return sample_filter_load(sf);
+	int e2 = sample_filter_load(sf);
+	return e2 == -EINVAL || e2 == -E2BIG ? -EIO : e2;	/* not usage errors */
 }
 
 /* Combinations the table cannot check. */
@@ -306,7 +306,8 @@ int cmd_record(int argc, char **argv)
 		sf = sample_filter_new(&so);
 		err = setup_filters(sf, nspecs, first, &filter_texts);
 		if (err) {
-			ret = err == -EOPNOTSUPP || err == -EINVAL || err == -E2BIG ? EXIT_USAGE : EXIT_FAIL;
+			ret = err == -EINVAL || err == -E2BIG || sample_filter_term_refused(sf) ? EXIT_USAGE
+											       : EXIT_FAIL;
 			goto out;
 		}
 	}

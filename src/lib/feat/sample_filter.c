@@ -33,6 +33,7 @@ struct sample_filter {
 	enum sample_filter_design design;
 	const char *why;
 	struct sf_event *loading;	/* load_design's target */
+	bool term_refused;		/* a term the design cannot read */
 };
 
 struct sample_filter *sample_filter_new(const struct sample_filter_opts *o)
@@ -112,7 +113,7 @@ static int load_design(void *ctx, int design)
 }
 
 /* Every term readable with the design? Else say which is not, where. */
-static int check_terms(const struct sample_filter *sf, enum sample_filter_design d, const char *why)
+static int check_terms(struct sample_filter *sf, enum sample_filter_design d, const char *why)
 {
 	if (d == SF_DESIGN_KCTX)
 		return 0;
@@ -128,6 +129,7 @@ static int check_terms(const struct sample_filter *sf, enum sample_filter_design
 			char buf[1024];
 			sf_format_error(e->text, &err, buf, sizeof(buf));
 			pr_err("%s", buf);
+			sf->term_refused = true;
 			return -EOPNOTSUPP;
 		}
 	}
@@ -162,6 +164,11 @@ int sample_filter_load(struct sample_filter *sf)
 			return skel_load_error(err, "the sample filter BPF program");
 	}
 	return 0;
+}
+
+bool sample_filter_term_refused(const struct sample_filter *sf)
+{
+	return sf->term_refused;
 }
 
 enum sample_filter_design sample_filter_design(const struct sample_filter *sf, const char **why)

@@ -95,6 +95,9 @@ int sample_filter_add(struct sample_filter *sf, size_t event, const struct sf_ex
 /* Load the programs. -EOPNOTSUPP (reported, with the term and its column)
  * when a term cannot be filtered on with the design this kernel allows. */
 int sample_filter_load(struct sample_filter *sf);
+/* Did sample_filter_load fail on a term this kernel cannot filter on (a
+ * usage error, not a runtime one)? */
+bool sample_filter_term_refused(const struct sample_filter *sf);
 enum sample_filter_design sample_filter_design(const struct sample_filter *sf, const char **why);
 struct recording_hook sample_filter_hook(struct sample_filter *sf);
 /* Filtered events (in event order); results valid after the recording's
