@@ -272,6 +272,9 @@ static int run(struct recording *rec, struct workload *wl, const struct record_f
 	return status;
 }
 
+/* Over 80 lines: one recording's steps in their order (options, the sample
+ * filters before anything is created, the workload, the hooks, the
+ * recording), each a call, and the one cleanup path they share. */
 int cmd_record(int argc, char **argv)
 {
 	struct cli_args args;

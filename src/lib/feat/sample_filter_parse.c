@@ -175,6 +175,43 @@ struct lexer {
 	bool num_overflow;
 };
 
+/* A decimal or 0x hexadecimal number at l->pos; 12ab (glued to a name) is
+ * one bad token. */
+static void lex_number(struct lexer *l)
+{
+	const char *s = l->s;
+	char c = s[l->pos];
+	int base = 10;
+	size_t p = l->pos;
+	if (c == '0' && (s[p + 1] == 'x' || s[p + 1] == 'X') && isxdigit((unsigned char)s[p + 2])) {
+		base = 16;
+		p += 2;
+	}
+	uint64_t v = 0;
+	for (;; p++) {
+		int d;
+		char ch = s[p];
+		if (ch >= '0' && ch <= '9')
+			d = ch - '0';
+		else if (base == 16 && ch >= 'a' && ch <= 'f')
+			d = ch - 'a' + 10;
+		else if (base == 16 && ch >= 'A' && ch <= 'F')
+			d = ch - 'A' + 10;
+		else
+			break;
+		if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+			l->num_overflow = true;
+		v = v * (uint64_t)base + (uint64_t)d;
+	}
+	bool glued = isalpha((unsigned char)s[p]) || s[p] == '_';
+	while (isalnum((unsigned char)s[p]) || s[p] == '_')
+		p++;
+	l->kind = glued ? T_BAD : T_NUM;
+	l->num = v;
+	l->len = p - l->pos;
+	l->pos = p;
+}
+
 static void next(struct lexer *l)
 {
 	const char *s = l->s;
@@ -189,36 +226,7 @@ static void next(struct lexer *l)
 		return;
 	}
 	if (isdigit((unsigned char)c)) {
-		int base = 10;
-		size_t p = l->pos;
-		if (c == '0' && (s[p + 1] == 'x' || s[p + 1] == 'X') && isxdigit((unsigned char)s[p + 2])) {
-			base = 16;
-			p += 2;
-		}
-		uint64_t v = 0;
-		for (;; p++) {
-			int d;
-			char ch = s[p];
-			if (ch >= '0' && ch <= '9')
-				d = ch - '0';
-			else if (base == 16 && ch >= 'a' && ch <= 'f')
-				d = ch - 'a' + 10;
-			else if (base == 16 && ch >= 'A' && ch <= 'F')
-				d = ch - 'A' + 10;
-			else
-				break;
-			if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
-				l->num_overflow = true;
-			v = v * (uint64_t)base + (uint64_t)d;
-		}
-		/* 12ab: a number glued to a name is one bad token */
-		bool glued = isalpha((unsigned char)s[p]) || s[p] == '_';
-		while (isalnum((unsigned char)s[p]) || s[p] == '_')
-			p++;
-		l->kind = glued ? T_BAD : T_NUM;
-		l->num = v;
-		l->len = p - l->pos;
-		l->pos = p;
+		lex_number(l);
 		return;
 	}
 	if (isalpha((unsigned char)c) || c == '_') {
