@@ -4,6 +4,7 @@
  * recording itself is the library's (src/lib/record/). */
 #include "cmds.h"
 #include "cli.h"
+#include "feat/sample_filter.h"
 #include "log.h"
 #include "record/filter.h"
 #include "record/record.h"
@@ -30,6 +31,12 @@ struct record_cli {
 	const char *output;
 	double duration;
 	const char *bpf_object;
+	struct cli_filter {
+		const char *text;
+		size_t after;	/* the -e values given before it */
+	} *filters;
+	size_t nr_filters, filters_cap;
+	bool filter_no_kctx;	/* testing */
 };
 
 /* -F HZ or -F max (the kernel's perf_event_max_sample_rate). */
@@ -66,6 +73,24 @@ static const char *parse_call_graph(const char *arg, void *dst)
 
 static struct record_cli o;
 
+/* --filter EXPR: checked here (a syntax error is a usage error, with a
+ * caret under the column); it applies to the events of the -e before it. */
+static const char *add_filter(const char *arg, void *dst)
+{
+	struct record_cli *c = dst;
+	struct sf_expr e;
+	struct sf_error err;
+	if (sf_parse(arg, &e, &err, NULL)) {
+		char buf[1024];
+		sf_format_error(arg, &err, buf, sizeof(buf));
+		pr_err("invalid --filter: %s", buf);
+		return CLI_REPORTED;
+	}
+	ARRAY_GROW(c->filters, c->filters_cap, c->nr_filters + 1);
+	c->filters[c->nr_filters++] = (struct cli_filter){ .text = arg, .after = c->events.n };
+	return NULL;
+}
+
 static const struct cli_opt record_opts[] = {
 	CLI_STRV('e', "event", "EVENT", "event to sample (default: cycles, or cpu-clock where there is no\n"
 		 "hardware PMU); perf names or tracepoints SYSTEM:NAME", &o.events),
@@ -89,24 +114,31 @@ static const struct cli_opt record_opts[] = {
 	CLI_STR(0, "bpf-object", "OBJ", "filter samples with OBJ's SEC(\"perf_event\") program (0 drops)",
 		&o.bpf_object),
 	CLI_STRV(0, "set", "NAME=VALUE", "assign a const volatile global of the filter object", &o.sets),
+	CLI_CALL(0, "filter", "EXPR", "keep only the samples that match EXPR (perf's BPF sample filter,\n"
+		 "e.g. 'tid == 1234, cpu == 0 || cpu == 1'); applies to the events of\n"
+		 "the -e before it (every event when none); see bpfperf-record.md", &o, add_filter),
+	CLI_FLAG(0, "filter-no-kfunc", NULL, &o.filter_no_kctx),	/* testing: the fallback design */
 	CLI_END,
 };
 
 static const struct cli_cmd record_cmd = {
 	.name = "record",
 	.synopsis = "[-e EVENT]... [-F HZ | -c PERIOD] [-g] [-a | -p PID | -t TID]\n"
-		    "                      [-C CPUS] [-o FILE] [-m PAGES] [--duration SEC] [-- CMD ARGS...]",
+		    "                      [-C CPUS] [-o FILE] [-m PAGES] [--duration SEC] [--filter EXPR]\n"
+		    "                      [-- CMD ARGS...]",
 	.opts = record_opts,
 	.positional = CLI_POS_CMD,
 };
 
-/* The -e values split at commas, into specs (free each and the array). */
-static int split_events(char ***specs, size_t *n)
+/* The -e values split at commas, into specs (free each and the array);
+ * first[i]: the first spec of -e value i (first[o.events.n] = *n). */
+static int split_events(char ***specs, size_t *n, size_t *first)
 {
 	size_t cap = 0;
 	*specs = NULL;
 	*n = 0;
 	for (size_t i = 0; i < o.events.n; i++) {
+		first[i] = *n;
 		char *dup = xstrdup(o.events.v[i]), *save = NULL;
 		for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 			if (*n >= MAX_EVENTS) {
@@ -119,7 +151,43 @@ static int split_events(char ***specs, size_t *n)
 		}
 		free(dup);
 	}
+	first[o.events.n] = *n;
 	return 0;
+}
+
+/* The --filter expressions per event: those after -e value k apply to its
+ * events, those before any -e to every event; two for one event are joined
+ * with ',' (and). Loads the programs. -EINVAL/-E2BIG: a usage error. */
+static int setup_filters(struct sample_filter *sf, size_t nspecs, const size_t *first, char ***texts)
+{
+	size_t nev = nspecs ? nspecs : 1;
+	*texts = xcalloc(nev, sizeof(**texts));
+	for (size_t f = 0; f < o.nr_filters; f++) {
+		const struct cli_filter *cf = &o.filters[f];
+		size_t lo = cf->after ? first[cf->after - 1] : 0, hi = cf->after ? first[cf->after] : nev;
+		for (size_t ev = lo; ev < hi; ev++) {
+			char *t = (*texts)[ev];
+			(*texts)[ev] = t ? xasprintf("%s, %s", t, cf->text) : xstrdup(cf->text);
+			free(t);
+		}
+	}
+	for (size_t ev = 0; ev < nev; ev++) {
+		struct sf_expr e;
+		struct sf_error err;
+		if (!(*texts)[ev])
+			continue;
+		if (sf_parse((*texts)[ev], &e, &err, NULL)) {	/* each parsed alone above */
+			char buf[1024];
+			sf_format_error((*texts)[ev], &err, buf, sizeof(buf));
+			pr_err("invalid --filter: %s", buf);
+			return -EINVAL;
+		}
+		int err2 = sample_filter_add(sf, ev, &e);
+		if (err2)
+			return err2;
+	}
+	int e2 = sample_filter_load(sf);
+	return e2 == -EINVAL || e2 == -E2BIG ? -EIO : e2;	/* not usage errors */
 }
 
 /* Combinations the table cannot check. */
@@ -133,10 +201,23 @@ static int check_options(void)
 		pr_err("--set needs --bpf-object");
 		return -EINVAL;
 	}
+	if (o.nr_filters && o.bpf_object) {
+		pr_err("--filter and --bpf-object both given: an event takes one BPF program; "
+		       "use one of them");
+		return -EINVAL;
+	}
 	return target_check(&o.target, TARGET_A_WITH_CMD);
 }
 
-static void print_summary(const struct recording_stats *st, const struct record_filter *filter)
+/* What each BPF filter dropped: the same line for --bpf-object and --filter. */
+static void print_filter_drops(const char *filter, const char *event, uint64_t dropped)
+{
+	fprintf(stderr, "[ bpfperf record: the BPF filter %s%s%s dropped %llu samples ]\n", filter,
+		event ? " on " : "", event ? event : "", (unsigned long long)dropped);
+}
+
+static void print_summary(const struct recording_stats *st, const struct record_filter *filter,
+			  const struct sample_filter *sf, const struct recording *rec)
 {
 	double mb = (double)st->data_bytes / (1024.0 * 1024.0);
 	fprintf(stderr, "[ bpfperf record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb,
@@ -144,8 +225,15 @@ static void print_summary(const struct recording_stats *st, const struct record_
 	if (filter) {
 		uint64_t dropped;
 		record_filter_dropped(filter, &dropped);
-		fprintf(stderr, "[ bpfperf record: the BPF filter %s dropped %llu samples ]\n",
-			o.bpf_object, (unsigned long long)dropped);
+		print_filter_drops(o.bpf_object, NULL, dropped);
+	}
+	for (size_t i = 0; sf && i < sample_filter_count(sf); i++) {
+		struct sample_filter_result r;
+		sample_filter_result(sf, i, &r);
+		char *q = xasprintf("'%s'", r.text);
+		print_filter_drops(q, recording_nr_events(rec) > 2 ? recording_event_name(rec, r.event) : NULL,
+				   r.dropped);
+		free(q);
 	}
 	if (st->lost)
 		fprintf(stderr, "[ bpfperf record: LOST %llu samples: the ring buffer was full; "
@@ -158,7 +246,8 @@ static void print_summary(const struct recording_stats *st, const struct record_
 
 /* Record until the workload exits, the targets are gone, a signal or the
  * duration; then finish the file. The exit status. */
-static int run(struct recording *rec, struct workload *wl, const struct record_filter *filter)
+static int run(struct recording *rec, struct workload *wl, const struct record_filter *filter,
+	       const struct sample_filter *sf)
 {
 	int status = 0, err;
 	recording_enable(rec);
@@ -179,10 +268,13 @@ static int run(struct recording *rec, struct workload *wl, const struct record_f
 	struct recording_stats st;
 	if (recording_stop(rec) || recording_finish(rec, &st))
 		return EXIT_FAIL;
-	print_summary(&st, filter);
+	print_summary(&st, filter, sf, rec);
 	return status;
 }
 
+/* Over 80 lines: one recording's steps in their order (options, the sample
+ * filters before anything is created, the workload, the hooks, the
+ * recording), each a call, and the one cleanup path they share. */
 int cmd_record(int argc, char **argv)
 {
 	struct cli_args args;
@@ -194,7 +286,10 @@ int cmd_record(int argc, char **argv)
 	size_t nthreads = 0;
 	struct workload wl = { .go_fd = -1, .err_fd = -1 };
 	struct record_filter *filter = NULL;
+	struct sample_filter *sf = NULL;
 	struct recording *rec = NULL;
+	char **filter_texts = NULL;
+	size_t *first = NULL;
 
 	memset(&o, 0, sizeof(o));
 	o.output = "perf.data";
@@ -203,17 +298,29 @@ int cmd_record(int argc, char **argv)
 	if (rc != CLI_OK)
 		return cli_exit(rc);
 	o.target.argv = args.cmd;
-	if (check_options() < 0 || split_events(&specs, &nspecs) < 0 ||
+	first = xcalloc(o.events.n + 1, sizeof(*first));
+	if (check_options() < 0 || split_events(&specs, &nspecs, first) < 0 ||
 	    target_cpus(&o.target, &cpus, &ncpus) < 0)
 		goto out;
 	target_threads(&o.target, &threads, &nthreads);
+	if (o.nr_filters) {
+		/* before the workload and the file: a filter that cannot work records nothing */
+		struct sample_filter_opts so = { .no_kctx = o.filter_no_kctx };
+		sf = sample_filter_new(&so);
+		err = setup_filters(sf, nspecs, first, &filter_texts);
+		if (err) {
+			ret = err == -EINVAL || err == -E2BIG || sample_filter_term_refused(sf) ? EXIT_USAGE
+											       : EXIT_FAIL;
+			goto out;
+		}
+	}
 
 	stop_signals_install(false);
 	if (o.target.argv && (err = workload_prepare(&wl, o.target.argv)) < 0) {
 		ret = workload_failed_status(err);
 		goto out;
 	}
-	struct recording_hook hook;
+	struct recording_hook hooks[2];
 	struct recording_opts ro = {
 		.events = (const char *const *)specs,
 		.nr_events = nspecs,
@@ -234,16 +341,23 @@ int cmd_record(int argc, char **argv)
 	};
 	if (o.bpf_object) {
 		filter = record_filter_new(o.bpf_object, o.sets.v, (int)o.sets.n);
-		hook = record_filter_hook(filter);
-		ro.hooks = &hook;
-		ro.nr_hooks = 1;
+		hooks[ro.nr_hooks++] = record_filter_hook(filter);
 	}
+	if (sf)
+		hooks[ro.nr_hooks++] = sample_filter_hook(sf);
+	ro.hooks = hooks;
 	ret = EXIT_FAIL;
 	if (recording_open(&ro, &rec) == 0)
-		ret = run(rec, &wl, filter);
+		ret = run(rec, &wl, filter, sf);
 out:
 	recording_close(rec);
 	record_filter_free(filter);
+	sample_filter_free(sf);
+	for (size_t i = 0; filter_texts && i < (nspecs ? nspecs : 1); i++)
+		free(filter_texts[i]);
+	free(filter_texts);
+	free(first);
+	free(o.filters);
 	workload_destroy(&wl);
 	for (size_t i = 0; i < nspecs; i++)
 		free(specs[i]);

@@ -231,7 +231,7 @@ int cmd_report(int argc, char **argv)
 			(unsigned long long)rp.p.malformed, pd_record_type_name(rp.p.malformed_type),
 			(unsigned long long)rp.p.malformed_offset);
 	if (rp.p.filtered)
-		fprintf(stderr, "%llu samples were dropped by the BPF filter (record --bpf-object)\n",
+		fprintf(stderr, "%llu samples were dropped by the BPF filter (record --filter or --bpf-object)\n",
 			(unsigned long long)rp.p.filtered);
 	if (rp.p.lost && !rp.json)
 		pr_warn("%llu samples were lost while recording (ring buffer full); the profile is "

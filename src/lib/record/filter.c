@@ -3,14 +3,14 @@
 #include "record/filter.h"
 #include "bpfobj/bpfobj.h"
 #include "log.h"
-#include "perfdata/format.h"
 #include "util.h"
 
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
+#include <stdint.h>
+#include <stdio.h>
 
 struct record_filter {
 	const char *path;
@@ -52,17 +52,9 @@ static int filter_attach(void *ctx, struct recording *r)
 		       f->path, f->nr_prog_fds);
 		return -EINVAL;
 	}
-	size_t n;
-	const int *fds = recording_sample_fds(r, &n);
-	for (size_t i = 0; i < n; i++) {
-		if (ioctl(fds[i], PERF_EVENT_IOC_SET_BPF, f->prog_fds[0]) < 0) {
-			int e = errno;
-			pr_err("cannot attach the filter from %s to the sampled event: %s%s", f->path,
-			       strerror(e), e == EEXIST ? " (the event already has a program)" : "");
-			return -e;
-		}
-	}
-	return 0;
+	char what[300];
+	snprintf(what, sizeof(what), "the filter from %s", f->path);
+	return recording_attach_bpf(r, SIZE_MAX, f->prog_fds[0], what);
 }
 
 /* The filter's own count of dropped samples: a global `__u64 dropped` in
@@ -95,19 +87,7 @@ static int filter_finish(void *ctx, struct recording *r)
 	}
 	f->dropped = (uint64_t)dropped;
 	f->counted = true;
-	size_t id_hdr_size = recording_id_hdr_size(r), nids;
-	const uint64_t *ids = recording_ids(r, 0, &nids);
-	struct {
-		struct perf_event_header h;
-		uint64_t lost;
-		uint64_t trailer[8];
-	} rec = { 0 };
-	rec.h.type = PERF_RECORD_LOST_SAMPLES;
-	rec.h.misc = PD_RECORD_MISC_LOST_SAMPLES_BPF;
-	rec.h.size = (uint16_t)(sizeof(rec.h) + 8 + id_hdr_size);
-	rec.lost = f->dropped;
-	rec.trailer[id_hdr_size / 8 - 1] = nids ? ids[0] : 0;
-	return recording_write(r, &rec, rec.h.size);
+	return recording_write_bpf_dropped(r, 0, f->dropped);
 }
 
 struct recording_hook record_filter_hook(struct record_filter *f)

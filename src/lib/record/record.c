@@ -2,6 +2,7 @@
 /* The recording's lifecycle and its events: see record.h. */
 #include "record/internal.h"
 #include "log.h"
+#include "perfdata/format.h"
 #include "perfdata/writer.h"
 #include "util.h"
 
@@ -516,4 +517,57 @@ int recording_write(struct recording *r, const void *rec, size_t len)
 	if (err)
 		report_write_error(r, err);
 	return err;
+}
+
+const char *recording_event_name(const struct recording *r, size_t i)
+{
+	return i < r->nevents ? r->events[i].name : NULL;
+}
+
+int recording_add_sample_type(struct recording *r, size_t i, uint64_t bits)
+{
+	const uint64_t id_all = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+				PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
+	if (!r->configuring || i >= r->nevents || (bits & id_all)) {
+		pr_err("cannot add sample fields 0x%llx to event %zu: only before the events are "
+		       "open, and not the sample_id ones", (unsigned long long)bits, i);
+		return -EINVAL;
+	}
+	r->events[i].attr.sample_type |= bits;
+	return 0;
+}
+
+int recording_attach_bpf(struct recording *r, size_t i, int prog_fd, const char *what)
+{
+	for (size_t k = 0; k < r->nfds; k++) {
+		const struct rec_event *e = &r->events[r->fds[k].event];
+		if (e->kind != REC_EV_SAMPLING || (i != SIZE_MAX && (size_t)r->fds[k].event != i))
+			continue;
+		if (ioctl(r->fds[k].fd, PERF_EVENT_IOC_SET_BPF, prog_fd) < 0) {
+			int err = -errno;
+			pr_err("cannot attach %s to event '%s' on CPU %d: %s%s", what, e->name,
+			       r->fds[k].cpu, log_strerr(err),
+			       err == -EEXIST ? " (the event already has a program)" : "");
+			return err;
+		}
+	}
+	return 0;
+}
+
+int recording_write_bpf_dropped(struct recording *r, size_t i, uint64_t count)
+{
+	size_t nids;
+	const uint64_t *ids = recording_ids(r, i, &nids);
+	struct {
+		struct perf_event_header h;
+		uint64_t lost;
+		uint64_t trailer[8];
+	} rec = { 0 };
+	rec.h.type = PERF_RECORD_LOST_SAMPLES;
+	rec.h.misc = PD_RECORD_MISC_LOST_SAMPLES_BPF;
+	rec.h.size = (uint16_t)(sizeof(rec.h) + 8 + r->id_hdr_size);
+	rec.lost = count;
+	/* the trailer's last u64 is the IDENTIFIER-style id (see pd_sample_id_size) */
+	rec.trailer[r->id_hdr_size / 8 - 1] = nids ? ids[0] : 0;
+	return recording_write(r, &rec, rec.h.size);
 }

@@ -127,5 +127,17 @@ int recording_add_event(struct recording *r, const struct perf_event_attr *attr,
 int recording_event_fd(const struct recording *r, size_t i, int cpu);
 /* Append one complete record (header, body, sample_id trailer) to the file. */
 int recording_write(struct recording *r, const void *rec, size_t len);
+/* The name of event i ("cpu-clock"), or NULL. */
+const char *recording_event_name(const struct recording *r, size_t i);
+/* Add sample fields to event i (configure hooks only): bits outside the
+ * sample_id trailer's (not TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER). */
+int recording_add_sample_type(struct recording *r, size_t i, uint64_t bits);
+/* Attach the perf_event BPF program prog_fd to every fd of sampling event i
+ * (after_open hooks), or of every sampling event with i == SIZE_MAX; what
+ * names the program in the message of a failure. */
+int recording_attach_bpf(struct recording *r, size_t i, int prog_fd, const char *what);
+/* Append a LOST_SAMPLES record marked as BPF drops (what perf writes for
+ * the samples a BPF filter dropped) for event i: count samples. */
+int recording_write_bpf_dropped(struct recording *r, size_t i, uint64_t count);
 
 #endif

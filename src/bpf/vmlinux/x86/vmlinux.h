@@ -5,7 +5,7 @@
  *   scripts/gen-vmlinux-min.py src/bpf/vmlinux/types.txt src/bpf/vmlinux/x86/vmlinux.h
  * from: bpftool v7.1.0 btf dump file /sys/kernel/btf/vmlinux format c
  * kernel: Linux 6.18.44-fc-v769 (x86_64)
- * kept: 203 of 16492 declarations (the roots in types.txt and what they
+ * kept: 209 of 16492 declarations (the roots in types.txt and what they
  * contain by value; pointed-to structs are only declared).
  * Every struct and union is preserve_access_index (the pragma below), so
  * CO-RE relocates field accesses against the running kernel's BTF. A
@@ -33,6 +33,7 @@ struct bpf_local_storage;
 struct bpf_mprog_entry;
 struct bpf_net_context;
 struct bpf_perf_event_data;
+struct bpf_perf_event_data_kern;
 struct bpf_prog;
 struct bpf_raw_tracepoint_args;
 struct bpf_run_ctx;
@@ -158,9 +159,14 @@ struct pcpu_dstats;
 struct pcpu_lstats;
 struct pcpu_sw_netstats;
 struct percpu_counter;
+struct perf_branch_stack;
+struct perf_callchain_entry;
 struct perf_ctx_data;
 struct perf_event;
 struct perf_event_context;
+struct perf_raw_record;
+struct perf_regs;
+struct perf_sample_data;
 struct phy_device;
 struct phy_link_topology;
 struct pid;
@@ -258,6 +264,8 @@ struct xol_area;
 struct xps_dev_maps;
 struct xsk_tx_metadata_ops;
 union __sifields;
+union perf_mem_data_src;
+union perf_sample_weight;
 union rcu_special;
 union sigval;
 union unwind_task_id;
@@ -1756,7 +1764,38 @@ struct device {
 	long unsigned int flags[1];
 };
 
+union perf_mem_data_src {
+	__u64 val;
+	struct {
+		__u64 mem_op: 5;
+		__u64 mem_lvl: 14;
+		__u64 mem_snoop: 5;
+		__u64 mem_lock: 2;
+		__u64 mem_dtlb: 7;
+		__u64 mem_lvl_num: 4;
+		__u64 mem_remote: 1;
+		__u64 mem_snoopx: 2;
+		__u64 mem_blk: 3;
+		__u64 mem_hops: 3;
+		__u64 mem_rsvd: 18;
+	};
+};
+
+union perf_sample_weight {
+	__u64 full;
+	struct {
+		__u32 var1_dw;
+		__u16 var2_w;
+		__u16 var3_w;
+	};
+};
+
 struct ref_tracker_dir {};
+
+struct perf_regs {
+	__u64 abi;
+	struct pt_regs *regs;
+};
 
 enum bpf_map_type {
 	BPF_MAP_TYPE_UNSPEC = 0,
@@ -2012,6 +2051,45 @@ enum bpf_func_id {
 	BPF_FUNC_cgrp_storage_get = 210,
 	BPF_FUNC_cgrp_storage_delete = 211,
 	__BPF_FUNC_MAX_ID = 212,
+};
+
+struct perf_sample_data {
+	u64 sample_flags;
+	u64 period;
+	u64 dyn_size;
+	u64 type;
+	struct {
+		u32 pid;
+		u32 tid;
+	} tid_entry;
+	u64 time;
+	u64 id;
+	struct {
+		u32 cpu;
+		u32 reserved;
+	} cpu_entry;
+	u64 ip;
+	struct perf_callchain_entry *callchain;
+	struct perf_raw_record *raw;
+	struct perf_branch_stack *br_stack;
+	u64 *br_stack_cntr;
+	union perf_sample_weight weight;
+	union perf_mem_data_src data_src;
+	u64 txn;
+	struct perf_regs regs_user;
+	struct perf_regs regs_intr;
+	u64 stack_user_size;
+	u64 stream_id;
+	u64 cgroup;
+	u64 addr;
+	u64 phys_addr;
+	u64 data_page_size;
+	u64 code_page_size;
+	u64 aux_size;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
 };
 
 struct trace_entry {
@@ -2371,6 +2449,35 @@ struct net_device {
 	long: 64;
 	long: 64;
 	u8 priv[0];
+};
+
+enum perf_event_sample_format {
+	PERF_SAMPLE_IP = 1,
+	PERF_SAMPLE_TID = 2,
+	PERF_SAMPLE_TIME = 4,
+	PERF_SAMPLE_ADDR = 8,
+	PERF_SAMPLE_READ = 16,
+	PERF_SAMPLE_CALLCHAIN = 32,
+	PERF_SAMPLE_ID = 64,
+	PERF_SAMPLE_CPU = 128,
+	PERF_SAMPLE_PERIOD = 256,
+	PERF_SAMPLE_STREAM_ID = 512,
+	PERF_SAMPLE_RAW = 1024,
+	PERF_SAMPLE_BRANCH_STACK = 2048,
+	PERF_SAMPLE_REGS_USER = 4096,
+	PERF_SAMPLE_STACK_USER = 8192,
+	PERF_SAMPLE_WEIGHT = 16384,
+	PERF_SAMPLE_DATA_SRC = 32768,
+	PERF_SAMPLE_IDENTIFIER = 65536,
+	PERF_SAMPLE_TRANSACTION = 131072,
+	PERF_SAMPLE_REGS_INTR = 262144,
+	PERF_SAMPLE_PHYS_ADDR = 524288,
+	PERF_SAMPLE_AUX = 1048576,
+	PERF_SAMPLE_CGROUP = 2097152,
+	PERF_SAMPLE_DATA_PAGE_SIZE = 4194304,
+	PERF_SAMPLE_CODE_PAGE_SIZE = 8388608,
+	PERF_SAMPLE_WEIGHT_STRUCT = 16777216,
+	PERF_SAMPLE_MAX = 33554432,
 };
 
 struct plist_head {
@@ -2738,6 +2845,12 @@ struct bpf_perf_event_data {
 	bpf_user_pt_regs_t regs;
 	__u64 sample_period;
 	__u64 addr;
+};
+
+struct bpf_perf_event_data_kern {
+	bpf_user_pt_regs_t *regs;
+	struct perf_sample_data *data;
+	struct perf_event *event;
 };
 
 enum {
