@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The counting engine of bpfperf stat: perf events opened per task (the
+ * workload, the -p/-t threads) or per CPU (system wide), read with their
+ * enabled and running times and scaled when the kernel multiplexed them.
+ *
+ *   stat_open(&opts, &s)      parse the events, open them (disabled)
+ *   stat_enable(s)            counting starts (a workload's counters start
+ *                             at its exec by themselves)
+ *   stat_read(s, values)      cumulative counts, per counter and slot
+ *   stat_disable(s); stat_close(s)
+ *
+ * A slot is one CPU (per-CPU counting) or the whole task set (threads
+ * summed). An event the kernel or this machine does not have is kept as
+ * "not supported" (perf prints such a line) instead of failing. */
+#ifndef BPFPERF_FEAT_STAT_H
+#define BPFPERF_FEAT_STAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct stat_opts {
+	const char *events;	/* comma-separated perf event names; NULL: the default set */
+	bool per_cpu;		/* count on CPUs (all tasks) instead of tasks */
+	const bool *cpus;	/* per_cpu: which CPUs (nr_cpus entries) */
+	int nr_cpus;
+	const pid_t *tids;	/* !per_cpu: existing threads to count */
+	size_t nr_tids;
+	pid_t workload;		/* !per_cpu: a corked workload (counts from its exec, children included) */
+};
+
+struct stat_counter {
+	char *name;		/* as perf prints it: "task-clock", "page-faults:u" */
+	const char *unit;	/* "msec" for the clocks, "" otherwise */
+	double scale;		/* 1e-6 for the clocks (ns -> msec), 1 otherwise */
+	bool is_clock;		/* task-clock or cpu-clock: the time base of the rates */
+	bool supported;		/* false: the event does not exist here */
+};
+
+struct stat_value {
+	uint64_t val, ena, run;	/* raw count, time enabled, time running (ns) */
+};
+
+struct stat;
+
+/* 0, or -ENOENT/-EINVAL for a bad event list (err says which event and the
+ * close matches), or another negative errno (logged). */
+int stat_open(const struct stat_opts *o, struct stat **out, char *err, size_t errlen);
+int stat_nr_counters(const struct stat *s);
+const struct stat_counter *stat_counter(const struct stat *s, int i);
+/* Slots per counter: the selected CPUs, or 1. */
+int stat_nr_slots(const struct stat *s);
+/* The CPU number of a slot (per-CPU counting), else -1. */
+int stat_slot_cpu(const struct stat *s, int slot);
+/* Did the default set ask for hardware events this machine has no PMU for? */
+bool stat_hw_missing(const struct stat *s);
+int stat_enable(struct stat *s);
+int stat_disable(struct stat *s);
+/* values[counter * nr_slots + slot]: cumulative since open. 0 or -errno. */
+int stat_read(struct stat *s, struct stat_value *values);
+void stat_close(struct stat *s);
+
+/* The count scaled for multiplexing (val * ena / run), 0 when it never ran. */
+double stat_scaled(const struct stat_value *v);
+
+#endif
