@@ -89,7 +89,13 @@ static int parse_args(int argc, char **argv, struct stat_cli *o)
 		pr_err("nothing to count; give -a, -C CPUS, -p PID, -t TID or -- CMD (see 'bpfperf stat --help')");
 		return CLI_USAGE_ERROR;
 	}
-	if (target_check(t, TARGET_A_WITH_CMD) < 0)
+	/* perf's "-p PID -- sleep 5": the command only times the count. */
+	char **timer = o->target.argv;
+	if (t->nr_pids || t->nr_tids)
+		o->target.argv = NULL;
+	int bad = target_check(t, TARGET_A_WITH_CMD) < 0;
+	o->target.argv = timer;
+	if (bad)
 		return CLI_USAGE_ERROR;
 	if (t->cpu_list && (t->nr_pids || t->nr_tids)) {
 		pr_err("-C counts every task on those CPUs and cannot be combined with -p/-t");
@@ -257,7 +263,7 @@ static void one_run(struct runner *r, const pid_t *tids, size_t nr_tids, const b
 		.nr_cpus = nr_cpus,
 		.tids = tids,
 		.nr_tids = nr_tids,
-		.workload = r->per_cpu ? 0 : wl.pid,
+		.workload = r->per_cpu || nr_tids ? 0 : wl.pid,
 	};
 	err = stat_open(&so, &s, msg, sizeof(msg));
 	if (err == -ENOENT || err == -EINVAL) {
@@ -281,7 +287,7 @@ static void one_run(struct runner *r, const pid_t *tids, size_t nr_tids, const b
 	r->s = s;
 	memset(r->prev, 0, r->nr_ctrs * r->nr_slots * sizeof(*r->prev));
 
-	if ((r->per_cpu || !wl.pid) && stat_enable(s) < 0)
+	if ((r->per_cpu || nr_tids || !wl.pid) && stat_enable(s) < 0)
 		goto out;
 	r->t0 = now_ns();
 	if (wl.pid > 0 && (err = workload_start(&wl)) < 0) {
@@ -327,7 +333,7 @@ static char *describe_target(const struct target *t)
 		sb_append(&sb, "'system wide'");
 	} else if (t->cpu_list) {
 		sb_printf(&sb, "'CPU(s) %s'", t->cpu_list);
-	} else if (t->argv) {
+	} else if (t->argv && !t->nr_pids && !t->nr_tids) {
 		sb_append(&sb, "'");
 		for (int i = 0; t->argv[i]; i++)
 			sb_printf(&sb, "%s%s", i ? " " : "", t->argv[i]);
@@ -388,7 +394,7 @@ static int run_stat(const struct stat_cli *o, struct stat_printer *p)
 	free(what);
 	print_cells(&r, r.total, elapsed.mean * 1e9);
 	stat_print_footer(p, elapsed.mean, stat_acc_stddev_mean(&elapsed),
-			  t->argv && !r.per_cpu && done == 1,
+			  t->argv && !r.per_cpu && !nr_tids && done == 1,
 			  tv_s(&ru1.ru_utime) - tv_s(&ru0.ru_utime), tv_s(&ru1.ru_stime) - tv_s(&ru0.ru_stime));
 out:
 	if (fflush(p->out) != 0 || ferror(p->out)) {
