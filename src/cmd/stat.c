@@ -12,7 +12,7 @@
 #include "feat/stat.h"
 #include "log.h"
 #include "skel/skel.h"
-#include "stat_print.h"
+#include "out/stat_print.h"
 #include "target/target.h"
 #include "util.h"
 

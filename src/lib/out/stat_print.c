@@ -2,7 +2,7 @@
 /* perf stat 6.1's output formats (see stat_print.h). The widths are perf's:
  * an 18-column value, a 4-column unit, a 32-column event name, a 35-column
  * metric ("  # %8.3f unit"), the variance "  ( +-%6.2f%% )". */
-#include "stat_print.h"
+#include "out/stat_print.h"
 
 #include <math.h>
 #include <stdio.h>
