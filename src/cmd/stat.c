@@ -34,6 +34,8 @@ struct stat_cli {
 	uint64_t repeat;	/* -r */
 	bool big_num;
 	const char *output;
+	bool bpf_counters;
+	bool no_tp_btf;
 };
 
 static const char description[] =
@@ -67,6 +69,9 @@ static int parse_args(int argc, char **argv, struct stat_cli *o)
 		CLI_FLAG('B', "big-num", "group digits by the locale's thousands separator (default)", &o->big_num),
 		CLI_FLAG_OFF(0, "no-big-num", "no digit grouping", &o->big_num),
 		CLI_STR('o', "output", "FILE", "write the counts to FILE instead of stderr", &o->output),
+		CLI_FLAG(0, "bpf-counters", "one event per CPU, attributed to the targets by a BPF program at\n"
+			 "every context switch", &o->bpf_counters),
+		CLI_FLAG(0, "no-tp-btf", NULL, &o->no_tp_btf),	/* testing: the raw_tp fallback */
 		CLI_END,
 	};
 	const struct cli_cmd cmd = {
@@ -264,7 +269,16 @@ static void one_run(struct runner *r, const pid_t *tids, size_t nr_tids, const b
 		.tids = tids,
 		.nr_tids = nr_tids,
 		.workload = r->per_cpu || nr_tids ? 0 : wl.pid,
+		.bpf_counters = o->bpf_counters,
+		.no_tp_btf = o->no_tp_btf,
+		.system_wide = r->per_cpu,
+		.pids = o->target.pids,
+		.nr_pids = o->target.nr_pids,
+		.only_tids = o->target.tids,
+		.nr_only_tids = o->target.nr_tids,
 	};
+	if (o->bpf_counters && !r->per_cpu)
+		so.workload = o->target.nr_pids || o->target.nr_tids ? 0 : wl.pid;
 	err = stat_open(&so, &s, msg, sizeof(msg));
 	if (err == -ENOENT || err == -EINVAL) {
 		pr_err("%s", msg);
@@ -280,6 +294,10 @@ static void one_run(struct runner *r, const pid_t *tids, size_t nr_tids, const b
 		r->total = xcalloc(r->nr_ctrs * r->nr_aggr, sizeof(*r->total));
 		r->prev = xcalloc(r->nr_ctrs * r->nr_slots, sizeof(*r->prev));
 		r->cur = xcalloc(r->nr_ctrs * r->nr_slots, sizeof(*r->cur));
+		const char *why, *design = stat_bpf_design(s, &why);
+		if (design)
+			pr_info("BPF counters: the leader program on sched_switch is %s%s%s", design,
+				why ? ": " : "", why ? why : "");
 		if (stat_hw_missing(s))
 			pr_info("no hardware PMU here: cycles, instructions, branches and branch-misses are "
 				"<not supported>");
@@ -365,7 +383,7 @@ static int run_stat(const struct stat_cli *o, struct stat_printer *p)
 	struct stat_acc elapsed = { 0 };
 	struct rusage ru0, ru1;
 
-	if (r.per_cpu && target_cpus(t, &cpus, &nr_cpus) < 0)
+	if ((r.per_cpu || o->bpf_counters) && target_cpus(t, &cpus, &nr_cpus) < 0)
 		return EXIT_USAGE;
 	if ((t->nr_pids || t->nr_tids) && target_threads(t, &tids, &nr_tids) < 0)
 		goto out;

@@ -7,8 +7,9 @@ PARSE="$SRC/tests/integration/stat_parse.py"
 PERF() { perf --buildid-dir "$TMP/buildid" "$@"; }
 
 # $TMP/work pages N | sleeps N | spin N: touch N fresh pages, sleep 1 ms N
-# times, or N million loop iterations.
+# times, or N million loop iterations (then print its own CPU time in ms).
 cat >"$TMP/work.c" <<'C'
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -28,8 +29,12 @@ int main(int argc, char **argv)
 			nanosleep(&ts, NULL);
 	} else {
 		volatile unsigned long x = 0;
+		struct timespec t;
 		for (long i = 0; i < n * 1000000; i++)
 			x += i;
+		/* its own CPU time (ms): what task-clock should be near */
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+		printf("%.3f\n", t.tv_sec * 1e3 + t.tv_nsec / 1e6);
 	}
 	return 0;
 }

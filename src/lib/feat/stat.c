@@ -4,7 +4,15 @@
 
 #include "event/event.h"
 #include "log.h"
+#include "skel/skel.h"
+#include "stat_data.h"
+#include "target_filter.h"
 #include "util.h"
+
+#include "stat.skel.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -35,6 +43,15 @@ struct stat {
 	const pid_t *pids;	/* task mode: what each fd of a slot counts */
 	pid_t *pid_store;
 	bool hw_missing;
+	/* BPF counters */
+	const struct stat_opts *o;	/* during stat_open only */
+	struct stat_bpf *skel;
+	struct bpf_link *link_switch, *link_exec, *link_fork;
+	int design;			/* 0: tp_btf, 1: raw_tp; -1: none */
+	const char *why;
+	int nr_possible;
+	int nr_out_slots;		/* slots the caller sees */
+	struct stat_reading *pcpu;	/* percpu_alloc'd reading buffer */
 };
 
 double stat_scaled(const struct stat_value *v)
@@ -89,6 +106,11 @@ static int parse_events(struct stat *s, const struct stat_opts *o, char *err, si
 	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 		if ((r = add_counter(s, tok, false, err, errlen)) < 0)
 			break;
+	if (!r && o->bpf_counters && s->nr_ctrs > STAT_MAX_EVENTS) {
+		snprintf(err, errlen, "%d events given; BPF counters count at most %d at once", s->nr_ctrs,
+			 STAT_MAX_EVENTS);
+		r = -EINVAL;
+	}
 	if (!r && !s->nr_ctrs) {
 		snprintf(err, errlen, "the event list '%s' is empty", o->events);
 		r = -EINVAL;
@@ -113,8 +135,11 @@ static int open_counter(struct stat *s, struct stat_ctr *c, const struct stat_op
 		return 0;
 	c->attr.size = sizeof(c->attr);
 	c->attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	c->attr.disabled = 1;
-	if (!o->per_cpu && o->workload > 0) {
+	c->attr.disabled = !o->bpf_counters;
+	if (o->bpf_counters && c->attr.type == PERF_TYPE_SOFTWARE && c->attr.config == PERF_COUNT_SW_TASK_CLOCK)
+		c->attr.config = PERF_COUNT_SW_CPU_CLOCK;	/* per CPU, attributed to tasks by the program */
+	if (o->bpf_counters) {
+	} else if (!o->per_cpu && o->workload > 0) {
 		c->attr.inherit = 1;
 		c->attr.enable_on_exec = 1;
 	} else if (!o->per_cpu) {
@@ -122,8 +147,9 @@ static int open_counter(struct stat *s, struct stat_ctr *c, const struct stat_op
 	}
 	for (int slot = 0; slot < s->nr_slots; slot++) {
 		for (int k = 0; k < s->fds_per_slot; k++) {
-			pid_t pid = o->per_cpu ? -1 : s->pids[k];
-			int cpu = o->per_cpu ? s->slot_cpu[slot] : -1;
+			bool on_cpu = o->per_cpu || o->bpf_counters;
+			pid_t pid = on_cpu ? -1 : s->pids[k];
+			int cpu = on_cpu ? s->slot_cpu[slot] : -1;
 			int fd = sys_perf_event_open(&c->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 			if (fd >= 0) {
 				c->fds[slot * s->fds_per_slot + k] = fd;
@@ -140,11 +166,166 @@ static int open_counter(struct stat *s, struct stat_ctr *c, const struct stat_op
 				continue;
 			}
 			pr_err("cannot open the perf event '%s' (%s %d): %s%s", c->pub.name,
-			       o->per_cpu ? "CPU" : "task", o->per_cpu ? cpu : (int)pid, strerror(e),
+			       on_cpu ? "CPU" : "task", on_cpu ? cpu : (int)pid, strerror(e),
 			       e == EACCES || e == EPERM
 				       ? "; run as root or lower /proc/sys/kernel/perf_event_paranoid"
 				       : e == EMFILE ? "; raise the open file limit (ulimit -n)" : "");
 			return -e;
+		}
+	}
+	return 0;
+}
+
+
+/* ---- BPF counters ---------------------------------------------------------- */
+
+/* tp_btf needs the kernel's BTF; a kernel without tp_btf programs fails
+ * the load and gets the raw_tp design. */
+static bool tp_btf_usable(void *ctx, const char **why)
+{
+	const struct stat *s = ctx;
+	if (s->o->no_tp_btf) {
+		*why = "tp_btf turned off (testing)";
+		return false;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		*why = "the kernel has no BTF (/sys/kernel/btf/vmlinux) for BTF-typed tracepoints";
+		return false;
+	}
+	return true;
+}
+
+static const struct skel_design designs[] = {
+	{ "tp_btf", tp_btf_usable },
+	{ "raw_tp", NULL },
+};
+
+static int load_design(void *ctx, int design)
+{
+	struct stat *s = ctx;
+	const struct stat_opts *o = s->o;
+	stat_bpf__destroy(s->skel);
+	s->skel = stat_bpf__open();
+	if (!s->skel) {
+		int err = -errno;
+		pr_err("cannot open the stat BPF object: %s", log_strerr(err));
+		return err;
+	}
+	struct stat_bpf *k = s->skel;
+	k->rodata->nr_events = (uint32_t)s->nr_ctrs;
+	k->rodata->nr_cpus = (uint32_t)s->nr_possible;
+	k->rodata->target_cfg.self_tgid = (uint32_t)getpid();
+	k->rodata->target_cfg.all = o->system_wide;
+	k->rodata->target_cfg.by_tgid = !o->system_wide && (o->nr_pids || o->workload > 0);
+	k->rodata->target_cfg.by_tid = !o->system_wide && o->nr_only_tids;
+	bpf_map__set_max_entries(k->maps.events, (uint32_t)(s->nr_ctrs * s->nr_possible));
+	bpf_program__set_autoload(k->progs.stat_switch_btf, design == 0);
+	bpf_program__set_autoload(k->progs.stat_switch_raw, design == 1);
+	bool follow = !o->system_wide && o->workload > 0;
+	bpf_program__set_autoload(k->progs.stat_exec, follow);
+	bpf_program__set_autoload(k->progs.stat_fork, follow);
+	return stat_bpf__load(k);
+}
+
+/* Run the reading program on each counted CPU. */
+static int run_on_cpus(struct stat *s)
+{
+	int fd = bpf_program__fd(s->skel->progs.stat_read_cpu);
+	for (int slot = 0; slot < s->nr_slots; slot++) {
+		LIBBPF_OPTS(bpf_test_run_opts, ro, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = (uint32_t)s->slot_cpu[slot]);
+		if (bpf_prog_test_run_opts(fd, &ro) < 0) {
+			int err = -errno;
+			pr_err("cannot read the counters on CPU %d: running the BPF program there failed (%s); "
+			       "BPF counters need BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU (Linux 5.10+)",
+			       s->slot_cpu[slot], log_strerr(err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+static int map_put(int fd, uint32_t key, const void *val, const char *what)
+{
+	if (bpf_map_update_elem(fd, &key, val, BPF_ANY)) {
+		int err = -errno;
+		pr_err("cannot add %s %u to the BPF counters' maps: %s", what, key, log_strerr(err));
+		return err;
+	}
+	return 0;
+}
+
+static int bpf_targets(struct stat *s, const struct stat_opts *o)
+{
+	int tg = bpf_map__fd(s->skel->maps.target_tgids), td = bpf_map__fd(s->skel->maps.target_tids);
+	uint8_t on = TARGET_ON, armed = TARGET_ARMED, one = 1;
+	int r = 0;
+	if (o->system_wide)
+		return 0;
+	for (size_t i = 0; !r && i < o->nr_pids; i++)
+		r = map_put(tg, (uint32_t)o->pids[i], &on, "process");
+	for (size_t i = 0; !r && i < o->nr_only_tids; i++)
+		r = map_put(td, (uint32_t)o->only_tids[i], &one, "thread");
+	if (!r && o->workload > 0)
+		r = map_put(tg, (uint32_t)o->workload, &armed, "the command's process");
+	return r;
+}
+
+static int bpf_open(struct stat *s, const struct stat_opts *o)
+{
+	int err, chosen = 1;
+	if (bpf_privileges_check("the BPF counters") < 0)
+		return -EPERM;
+	s->nr_possible = percpu_nr_cpus();
+	s->o = o;
+	err = skel_load_designs(designs, (int)ARRAY_SIZE(designs), load_design, s, "the stat BPF counters",
+				&chosen, &s->why);
+	s->o = NULL;
+	if (err)
+		return err;
+	s->design = chosen;
+	int efd = bpf_map__fd(s->skel->maps.events);
+	for (int i = 0; i < s->nr_ctrs; i++)
+		for (int slot = 0; s->ctrs[i].pub.supported && slot < s->nr_slots; slot++) {
+			int fd = s->ctrs[i].fds[slot];
+			uint32_t key = (uint32_t)(i * s->nr_possible + s->slot_cpu[slot]);
+			if (fd >= 0 && (err = map_put(efd, key, &fd, "the perf event of slot")) < 0)
+				return err;
+		}
+	if ((err = bpf_targets(s, o)) < 0)
+		return err;
+	struct stat_bpf *k = s->skel;
+	bool follow = !o->system_wide && o->workload > 0;
+	struct bpf_program *progs[] = { chosen == 0 ? k->progs.stat_switch_btf : k->progs.stat_switch_raw,
+					 follow ? k->progs.stat_fork : NULL, follow ? k->progs.stat_exec : NULL };
+	struct bpf_link **links[] = { &s->link_switch, &s->link_fork, &s->link_exec };
+	if ((err = skel_attach_ordered(progs, links, 3)) < 0)
+		return err;
+	s->pcpu = percpu_alloc(sizeof(struct stat_reading));
+	return run_on_cpus(s);	/* the first readings: deltas start now */
+}
+
+static int bpf_read(struct stat *s, struct stat_value *values)
+{
+	int err = run_on_cpus(s), fd = bpf_map__fd(s->skel->maps.accum);
+	size_t stride = percpu_stride(sizeof(struct stat_reading));
+	if (err < 0)
+		return err;
+	memset(values, 0, (size_t)s->nr_ctrs * s->nr_out_slots * sizeof(*values));
+	for (int i = 0; i < s->nr_ctrs; i++) {
+		uint32_t key = (uint32_t)i;
+		if (!s->ctrs[i].pub.supported)
+			continue;
+		if ((err = percpu_lookup(fd, &key, s->pcpu)) < 0) {
+			pr_err("cannot read the BPF counters' accumulators: %s", log_strerr(err));
+			return err;
+		}
+		for (int slot = 0; slot < s->nr_slots; slot++) {
+			const struct stat_reading *r =
+				(const void *)((const char *)s->pcpu + stride * (size_t)s->slot_cpu[slot]);
+			struct stat_value *v = &values[i * s->nr_out_slots + (s->nr_out_slots > 1 ? slot : 0)];
+			v->val += r->counter;
+			v->ena += r->enabled;
+			v->run += r->running;
 		}
 	}
 	return 0;
@@ -156,7 +337,8 @@ int stat_open(const struct stat_opts *o, struct stat **out, char *err, size_t er
 	int r = parse_events(s, o, err, errlen);
 	if (r < 0)
 		goto fail;
-	if (o->per_cpu) {
+	s->design = -1;
+	if (o->per_cpu || o->bpf_counters) {
 		s->slot_cpu = xmalloc(o->nr_cpus * sizeof(int));
 		for (int c = 0; c < o->nr_cpus; c++)
 			if (o->cpus[c])
@@ -177,6 +359,12 @@ int stat_open(const struct stat_opts *o, struct stat **out, char *err, size_t er
 	for (int i = 0; i < s->nr_ctrs; i++)
 		if ((r = open_counter(s, &s->ctrs[i], o)) < 0)
 			goto fail;
+	s->nr_out_slots = s->nr_slots;
+	if (o->bpf_counters) {
+		s->nr_out_slots = o->per_cpu ? s->nr_slots : 1;
+		if ((r = bpf_open(s, o)) < 0)
+			goto fail;
+	}
 	*out = s;
 	return 0;
 fail:
@@ -186,8 +374,15 @@ fail:
 
 int stat_nr_counters(const struct stat *s) { return s->nr_ctrs; }
 const struct stat_counter *stat_counter(const struct stat *s, int i) { return &s->ctrs[i].pub; }
-int stat_nr_slots(const struct stat *s) { return s->nr_slots; }
+int stat_nr_slots(const struct stat *s) { return s->nr_out_slots; }
 int stat_slot_cpu(const struct stat *s, int slot) { return s->slot_cpu ? s->slot_cpu[slot] : -1; }
+
+const char *stat_bpf_design(const struct stat *s, const char **why)
+{
+	if (why)
+		*why = s->design == 1 ? s->why : NULL;
+	return s->design == 0 ? "tp_btf" : s->design == 1 ? "raw_tp" : NULL;
+}
 bool stat_hw_missing(const struct stat *s) { return s->hw_missing; }
 
 static int ioctl_all(struct stat *s, unsigned long req)
@@ -202,11 +397,15 @@ static int ioctl_all(struct stat *s, unsigned long req)
 	return 0;
 }
 
-int stat_enable(struct stat *s) { return ioctl_all(s, PERF_EVENT_IOC_ENABLE); }
-int stat_disable(struct stat *s) { return ioctl_all(s, PERF_EVENT_IOC_DISABLE); }
+/* BPF counters: the per-CPU counters run from stat_open on; the program
+ * attributes them. */
+int stat_enable(struct stat *s) { return s->skel ? 0 : ioctl_all(s, PERF_EVENT_IOC_ENABLE); }
+int stat_disable(struct stat *s) { return s->skel ? 0 : ioctl_all(s, PERF_EVENT_IOC_DISABLE); }
 
 int stat_read(struct stat *s, struct stat_value *values)
 {
+	if (s->skel)
+		return bpf_read(s, values);
 	for (int i = 0; i < s->nr_ctrs; i++) {
 		for (int slot = 0; slot < s->nr_slots; slot++) {
 			struct stat_value *v = &values[i * s->nr_slots + slot];
@@ -240,6 +439,11 @@ void stat_close(struct stat *s)
 		free(s->ctrs[i].fds);
 		free(s->ctrs[i].pub.name);
 	}
+	bpf_link__destroy(s->link_switch);
+	bpf_link__destroy(s->link_exec);
+	bpf_link__destroy(s->link_fork);
+	stat_bpf__destroy(s->skel);
+	free(s->pcpu);
 	free(s->ctrs);
 	free(s->slot_cpu);
 	free(s->pid_store);

@@ -28,6 +28,16 @@ struct stat_opts {
 	const pid_t *tids;	/* !per_cpu: existing threads to count */
 	size_t nr_tids;
 	pid_t workload;		/* !per_cpu: a corked workload (counts from its exec, children included) */
+	/* BPF counters: one event per event per CPU (on the cpus given, all
+	 * of them for tasks), a BPF program at every context switch adding
+	 * the deltas to the targets' accumulators. The targets then: */
+	bool bpf_counters;
+	bool system_wide;	/* every task but bpfperf (per_cpu is the output's per-CPU split) */
+	const pid_t *pids;	/* processes (followed by tgid) */
+	size_t nr_pids;
+	const pid_t *only_tids;	/* threads */
+	size_t nr_only_tids;
+	bool no_tp_btf;		/* testing: the raw_tp design */
 };
 
 struct stat_counter {
@@ -53,6 +63,9 @@ const struct stat_counter *stat_counter(const struct stat *s, int i);
 int stat_nr_slots(const struct stat *s);
 /* The CPU number of a slot (per-CPU counting), else -1. */
 int stat_slot_cpu(const struct stat *s, int slot);
+/* BPF counters: the design loaded ("tp_btf" or "raw_tp") and why the
+ * better one was not, else NULL. */
+const char *stat_bpf_design(const struct stat *s, const char **why);
 /* Did the default set ask for hardware events this machine has no PMU for? */
 bool stat_hw_missing(const struct stat *s);
 int stat_enable(struct stat *s);
