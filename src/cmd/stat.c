@@ -243,6 +243,7 @@ static int poll_sleep(void *ctx, int timeout_ms)
 struct run_result {
 	int status;		/* the exit status for this run */
 	bool stopped;		/* a stop signal: no more runs */
+	bool counted;		/* the counts were read (else nothing is printed) */
 	double elapsed_s;
 };
 
@@ -333,6 +334,7 @@ static void one_run(struct runner *r, const pid_t *tids, size_t nr_tids, const b
 			goto out;
 		aggregate(r, r->cur, r->total);
 	}
+	res->counted = true;
 	if (why == STOP_ERROR)
 		res->status = EXIT_FAIL;
 	else
@@ -394,10 +396,12 @@ static int run_stat(const struct stat_cli *o, struct stat_printer *p)
 		struct run_result res = { 0 };
 		one_run(&r, tids, nr_tids, cpus, nr_cpus, &res);
 		ret = res.status;
-		if (!r.s || (ret == EXIT_FAIL && !t->argv))
-			goto out;
-		if (!res.elapsed_s && ret != EXIT_OK && !res.stopped)
-			goto out;	/* the workload could not start: nothing was counted */
+		if (!res.counted) {
+			if (done)
+				pr_err("run %d of %d could not be counted; the %d runs before it are not printed",
+				       i + 1, runs, done);
+			goto out;	/* nothing half-counted is printed as if complete */
+		}
 		stat_acc_add(&elapsed, res.elapsed_s);
 		done++;
 		if (res.stopped)
