@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* perf stat 6.1's output formats (see stat_print.h). The widths are perf's:
- * an 18-column value, a 4-column unit, a 32-column event name, a 35-column
+ * an 18-column value, a 4-column unit, a 32-column event name (25 on a
+ * <not counted> or <not supported> line), a 35-column
  * metric ("  # %8.3f unit"), the variance "  ( +-%6.2f%% )". */
 #include "out/stat_print.h"
 
@@ -9,7 +10,7 @@
 #include <string.h>
 
 #define METRIC_LEN 35
-#define UNCOUNTED_PAD 28	/* what perf leaves after the name of a <not ...> line */
+#define UNCOUNTED_NAME_LEN 25	/* a <not counted>/<not supported> line's name column */
 
 void stat_acc_add(struct stat_acc *a, double x)
 {
@@ -98,7 +99,7 @@ static void print_value(struct stat_printer *p, const struct stat_row *r)
 			fprintf(p->out, frac ? "%'18.2f%s" : "%'18.0f%s", v, p->sep);
 		else
 			fprintf(p->out, frac ? "%18.2f%s" : "%18.0f%s", v, p->sep);
-		fprintf(p->out, "%-4s%s%-32s", c->unit, p->sep, c->name);
+		fprintf(p->out, "%-4s%s%-*s", c->unit, p->sep, missing ? UNCOUNTED_NAME_LEN : 32, c->name);
 		return;
 	}
 }
@@ -154,9 +155,7 @@ static void print_metric(struct stat_printer *p, const struct stat_row *r)
 		}
 		return;
 	case STAT_FMT_STD:
-		if (!ok) {
-			fprintf(p->out, "%-*s", UNCOUNTED_PAD, "");
-		} else if (has) {
+		if (has) {
 			int n = fprintf(p->out, " # ");
 			n += fprintf(p->out, "%8.3f", val);
 			fprintf(p->out, " %-*s", METRIC_LEN - n - 1, unit);
