@@ -5,7 +5,9 @@
  * to the accumulators when that task is a target (target_filter.h). The
  * final (and every -I) read runs stat_read_cpu on each CPU through
  * BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU: there "current" is the task
- * that CPU was running, whose slice so far is attributed the same way. */
+ * that CPU was running, whose slice so far is attributed the same way.
+ * --for-each-cgroup: the deltas go to the listed cgroups the task is in
+ * (itself or an ancestor) instead of the targets. */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
@@ -18,6 +20,7 @@ char LICENSE[] SEC("license") = "GPL";
 
 const volatile __u32 nr_events = 0;
 const volatile __u32 nr_cpus = 1;	/* possible CPUs: the event array's stride */
+const volatile __u32 nr_cgroups = 0;	/* --for-each-cgroup; 0: the target filter */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
@@ -34,28 +37,49 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, STAT_MAX_EVENTS);
+	__uint(max_entries, STAT_MAX_EVENTS);	/* x nr_cgroups, set by user space */
 	__type(key, __u32);
 	__type(value, struct stat_reading);
 } accum SEC(".maps");
 
-static __always_inline void account_event(__u32 e, __u32 cpu, bool match)
+/* The deltas of this switch, per event (too big for the stack). */
+struct stat_deltas {
+	struct stat_reading d[STAT_MAX_EVENTS];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct stat_deltas);
+} deltas SEC(".maps");
+
+/* cgroup v2 id -> its index in --for-each-cgroup's list */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, STAT_MAX_CGROUPS);
+	__type(key, __u64);
+	__type(value, __u32);
+} cgroup_idx SEC(".maps");
+
+/* Read event e on this CPU: the delta since the last reading into *d
+ * (zero for the first reading). */
+static __always_inline void read_event(__u32 e, __u32 cpu, struct stat_reading *d)
 {
 	struct bpf_perf_event_value v;
-	struct stat_reading *p, *a;
+	struct stat_reading *p;
 
+	d->valid = 0;
 	if (bpf_perf_event_read_value(&events, e * nr_cpus + cpu, &v, sizeof(v)))
 		return;
 	p = bpf_map_lookup_elem(&prev, &e);
 	if (!p)
 		return;
-	if (p->valid && match) {
-		a = bpf_map_lookup_elem(&accum, &e);
-		if (a) {
-			a->counter += v.counter - p->counter;
-			a->enabled += v.enabled - p->enabled;
-			a->running += v.running - p->running;
-		}
+	if (p->valid) {
+		d->counter = v.counter - p->counter;
+		d->enabled = v.enabled - p->enabled;
+		d->running = v.running - p->running;
+		d->valid = 1;
 	}
 	p->counter = v.counter;
 	p->enabled = v.enabled;
@@ -63,16 +87,58 @@ static __always_inline void account_event(__u32 e, __u32 cpu, bool match)
 	p->valid = 1;
 }
 
+static __always_inline void add_delta(__u32 key, const struct stat_reading *d)
+{
+	struct stat_reading *a;
+
+	if (!d->valid)
+		return;
+	a = bpf_map_lookup_elem(&accum, &key);
+	if (a) {
+		a->counter += d->counter;
+		a->enabled += d->enabled;
+		a->running += d->running;
+	}
+}
+
+/* Add the deltas to every listed cgroup the current task is in, at any
+ * level (hierarchy-aware, as perf's cgroup events on cgroup v2). */
+static __always_inline void add_to_cgroups(struct stat_deltas *ds)
+{
+#pragma clang loop unroll(full)
+	for (int lvl = 0; lvl < STAT_MAX_CGROUP_LEVELS; lvl++) {
+		__u64 id = bpf_get_current_ancestor_cgroup_id(lvl);
+		__u32 *idx = id ? bpf_map_lookup_elem(&cgroup_idx, &id) : NULL;
+
+		if (!idx || *idx >= STAT_MAX_CGROUPS)
+			continue;
+		__u32 base = *idx * STAT_MAX_EVENTS;
+#pragma clang loop unroll(full)
+		for (__u32 e = 0; e < STAT_MAX_EVENTS; e++)
+			if (e < nr_events)
+				add_delta(base + e, &ds->d[e]);
+	}
+}
+
 static __always_inline int account(void)
 {
-	__u32 cpu = bpf_get_smp_processor_id();
-	bool match = target_match(bpf_get_current_pid_tgid());
+	__u32 cpu = bpf_get_smp_processor_id(), zero = 0;
+	bool match = !nr_cgroups && target_match(bpf_get_current_pid_tgid());
+	struct stat_deltas *ds = bpf_map_lookup_elem(&deltas, &zero);
 
+	if (!ds)
+		return 0;
 	/* Unrolled: the verifier sees each key as a constant. */
 #pragma clang loop unroll(full)
-	for (__u32 e = 0; e < STAT_MAX_EVENTS; e++)
-		if (e < nr_events)
-			account_event(e, cpu, match);
+	for (__u32 e = 0; e < STAT_MAX_EVENTS; e++) {
+		if (e < nr_events) {
+			read_event(e, cpu, &ds->d[e]);
+			if (match)
+				add_delta(e, &ds->d[e]);
+		}
+	}
+	if (nr_cgroups)
+		add_to_cgroups(ds);
 	return 0;
 }
 

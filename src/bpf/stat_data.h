@@ -9,6 +9,14 @@
 /* Events counted at once (perf event array slots: event * nr_cpus + cpu). */
 #define STAT_MAX_EVENTS 32
 
+/* --for-each-cgroup: cgroups counted at once, and the cgroup v2 levels
+ * looked at above a task (its cgroup and its ancestors). */
+#define STAT_MAX_CGROUPS 1024
+#define STAT_MAX_CGROUP_LEVELS 8
+
+/* accum's key: cgroup index * STAT_MAX_EVENTS + event (cgroup 0 without
+ * cgroups). */
+
 /* A counter reading (prev: the last one on this CPU; accum: the sum of the
  * deltas attributed to the targets on this CPU). */
 struct stat_reading {

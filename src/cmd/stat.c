@@ -36,6 +36,9 @@ struct stat_cli {
 	const char *output;
 	bool bpf_counters;
 	bool no_tp_btf;
+	const char *cgroups;	/* --for-each-cgroup */
+	char **cgroup_v;
+	size_t nr_cgroups;
 };
 
 static const char description[] =
@@ -72,6 +75,8 @@ static int parse_args(int argc, char **argv, struct stat_cli *o)
 		CLI_FLAG(0, "bpf-counters", "one event per CPU, attributed to the targets by a BPF program at\n"
 			 "every context switch", &o->bpf_counters),
 		CLI_FLAG(0, "no-tp-btf", NULL, &o->no_tp_btf),	/* testing: the raw_tp fallback */
+		CLI_STR(0, "for-each-cgroup", "CGROUPS", "every event for each cgroup (cgroup v2 paths, comma-\n"
+			"separated; with -a or -C)", &o->cgroups),
 		CLI_END,
 	};
 	const struct cli_cmd cmd = {
@@ -118,6 +123,22 @@ static int parse_args(int argc, char **argv, struct stat_cli *o)
 		pr_err("-A (a line per CPU) needs counting per CPU: add -a or -C CPUS");
 		return CLI_USAGE_ERROR;
 	}
+	if (o->cgroups && !t->system_wide && !t->cpu_list) {
+		pr_err("--for-each-cgroup counts on CPUs: add -a or -C CPUS");
+		return CLI_USAGE_ERROR;
+	}
+	if (o->cgroups) {
+		char *list = xstrdup(o->cgroups), *save = NULL;
+		for (char *c = strtok_r(list, ",", &save); c; c = strtok_r(NULL, ",", &save)) {
+			o->cgroup_v = xrealloc(o->cgroup_v, (o->nr_cgroups + 1) * sizeof(char *));
+			o->cgroup_v[o->nr_cgroups++] = xstrdup(c);
+		}
+		free(list);
+		if (!o->nr_cgroups) {
+			pr_err("--for-each-cgroup needs cgroup names, e.g. --for-each-cgroup a,b");
+			return CLI_USAGE_ERROR;
+		}
+	}
 	if (o->repeat > 1 && !t->argv) {
 		pr_err("-r repeats a command: give one after --");
 		return CLI_USAGE_ERROR;
@@ -139,7 +160,7 @@ struct cell {
 struct runner {
 	const struct stat_cli *o;
 	struct stat_printer *p;
-	struct stat *s;
+	struct stat_engine *s;
 	bool per_cpu;		/* counting on CPUs */
 	int nr_ctrs, nr_slots, nr_aggr;
 	struct stat_value *prev, *cur;
@@ -191,7 +212,8 @@ static void print_cells(const struct runner *r, const struct cell *cells, double
 			};
 			for (int k = 0; k < r->nr_ctrs; k++) {
 				const struct cell *kc = &cells[k * r->nr_aggr + a];
-				if (stat_counter(r->s, k)->is_clock && stat_counter(r->s, k)->supported && kc->counted) {
+				const struct stat_counter *kn = stat_counter(r->s, k);
+				if (kn->is_clock && kn->supported && kc->counted && kn->cgroup == row.c->cgroup) {
 					row.clock_ns = kc->acc.mean;
 					break;
 				}
@@ -253,7 +275,7 @@ static void one_run(struct runner *r, const pid_t *tids, size_t nr_tids, const b
 {
 	const struct stat_cli *o = r->o;
 	struct workload wl = { .go_fd = -1, .err_fd = -1 };
-	struct stat *s = NULL;
+	struct stat_engine *s = NULL;
 	int err;
 	char msg[1024] = "";
 
@@ -272,6 +294,8 @@ static void one_run(struct runner *r, const pid_t *tids, size_t nr_tids, const b
 		.workload = r->per_cpu || nr_tids ? 0 : wl.pid,
 		.bpf_counters = o->bpf_counters,
 		.no_tp_btf = o->no_tp_btf,
+		.cgroups = o->cgroup_v,
+		.nr_cgroups = o->nr_cgroups,
 		.system_wide = r->per_cpu,
 		.pids = o->target.pids,
 		.nr_pids = o->target.nr_pids,
@@ -432,13 +456,21 @@ out:
 	return ret;
 }
 
+static void free_cli(struct stat_cli *o)
+{
+	free(o->target.pids);
+	free(o->target.tids);
+	for (size_t i = 0; i < o->nr_cgroups; i++)
+		free(o->cgroup_v[i]);
+	free(o->cgroup_v);
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_cli o = { .big_num = true };
 	int ret = parse_args(argc, argv, &o);
 	if (ret != CLI_OK) {
-		free(o.target.pids);
-		free(o.target.tids);
+		free_cli(&o);
 		return cli_exit(ret);
 	}
 	struct stat_printer p = {
@@ -460,7 +492,6 @@ int cmd_stat(int argc, char **argv)
 		if (o.output)
 			fclose(p.out);
 	}
-	free(o.target.pids);
-	free(o.target.tids);
+	free_cli(&o);
 	return ret;
 }

@@ -30,8 +30,10 @@ def parse_csv(lines):
             rec["interval"] = float(f.pop(0))
         if f and f[0].startswith("CPU"):
             rec["cpu"] = int(f.pop(0)[3:])
-        if len(f) == 8:  # -r: a variance column after the event
+        if len(f) == 8 and f[3].endswith("%"):  # -r: a variance column after the event
             rec["variance"] = f.pop(3)
+        elif len(f) == 8:  # --for-each-cgroup: the cgroup after the event
+            rec["cgroup"] = f.pop(3)
         if len(f) != len(CSV_FIELDS):
             raise SystemExit(f"not perf's CSV layout ({len(f)} fields): {line!r}")
         rec.update(dict(zip(CSV_FIELDS, f)))
@@ -52,7 +54,7 @@ def parse_json(lines):
             raise SystemExit(f"not perf's JSON keys (lacks {missing}): {line!r}")
         rec = {"event": d["event"], "unit": d["unit"], "value": num(d["counter-value"]),
                "runtime": d["event-runtime"], "metric_unit": d["metric-unit"]}
-        for k in ("interval", "cpu"):
+        for k in ("interval", "cpu", "cgroup"):
             if k in d:
                 rec[k] = d[k]
         out.append(rec)

@@ -15,6 +15,7 @@
 #include <bpf/libbpf.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,11 +31,12 @@ static const char *const default_events[] = {
 
 struct stat_ctr {
 	struct stat_counter pub;
+	int ev, cg;		/* event index, cgroup index (0 without cgroups) */
 	struct perf_event_attr attr;
 	int *fds;		/* nr_slots x nr_fds_per_slot; -1: not opened */
 };
 
-struct stat {
+struct stat_engine {
 	struct stat_ctr *ctrs;
 	int nr_ctrs;
 	int nr_slots;		/* CPUs, or 1 */
@@ -52,6 +54,9 @@ struct stat {
 	int nr_possible;
 	int nr_out_slots;		/* slots the caller sees */
 	struct stat_reading *pcpu;	/* percpu_alloc'd reading buffer */
+	int nr_events, nr_cgroups;	/* counters: nr_cgroups (or 1) x nr_events */
+	int *cg_fds;			/* the cgroup directories */
+	uint64_t *cg_ids;
 };
 
 double stat_scaled(const struct stat_value *v)
@@ -63,7 +68,7 @@ double stat_scaled(const struct stat_value *v)
 	return (double)v->val * (double)v->ena / (double)v->run;
 }
 
-static int add_counter(struct stat *s, const char *spec, bool dflt, char *err, size_t errlen)
+static int add_counter(struct stat_engine *s, const char *spec, bool dflt, char *err, size_t errlen)
 {
 	struct stat_ctr c;
 	memset(&c, 0, sizeof(c));
@@ -83,12 +88,83 @@ static int add_counter(struct stat *s, const char *spec, bool dflt, char *err, s
 		c.pub.supported = false;
 		s->hw_missing = true;
 	}
+	c.ev = s->nr_ctrs;
 	s->ctrs = xrealloc(s->ctrs, (s->nr_ctrs + 1) * sizeof(*s->ctrs));
 	s->ctrs[s->nr_ctrs++] = c;
 	return 0;
 }
 
-static int parse_events(struct stat *s, const struct stat_opts *o, char *err, size_t errlen)
+/* cgroup v2's mount point (the unified hierarchy), or NULL. */
+static char *cgroup2_mount(void)
+{
+	FILE *f = fopen("/proc/self/mounts", "r");
+	char dev[256], dir[4096], type[64];
+	char *found = NULL;
+	if (!f)
+		return NULL;
+	while (!found && fscanf(f, "%255s %4095s %63s %*[^\n]", dev, dir, type) == 3)
+		if (!strcmp(type, "cgroup2"))
+			found = xstrdup(dir);
+	fclose(f);
+	return found;
+}
+
+static int open_cgroups(struct stat_engine *s, const struct stat_opts *o, char *err, size_t errlen)
+{
+	char *mnt = cgroup2_mount();
+	if (!mnt) {
+		snprintf(err, errlen, "cgroup v2 is not mounted; mount it with 'mount -t cgroup2 none /sys/fs/cgroup'");
+		return -ENOENT;
+	}
+	s->nr_cgroups = (int)o->nr_cgroups;
+	s->cg_fds = xmalloc(o->nr_cgroups * sizeof(int));
+	s->cg_ids = xcalloc(o->nr_cgroups, sizeof(uint64_t));
+	for (size_t i = 0; i < o->nr_cgroups; i++)
+		s->cg_fds[i] = -1;
+	int r = 0;
+	for (size_t i = 0; !r && i < o->nr_cgroups; i++) {
+		const char *name = o->cgroups[i];
+		char *path = xasprintf("%s/%s", mnt, name + strspn(name, "/"));
+		struct {
+			struct file_handle fh;
+			uint64_t id;
+		} h = { .fh.handle_bytes = sizeof(uint64_t) };
+		int mount_id;
+		s->cg_fds[i] = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (s->cg_fds[i] < 0) {
+			snprintf(err, errlen, "no cgroup '%s' (%s: %s); give paths under the cgroup v2 hierarchy %s",
+				 name, path, strerror(errno), mnt);
+			r = -ENOENT;
+		} else if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0) < 0) {
+			snprintf(err, errlen, "cannot get the id of cgroup '%s': %s", name, strerror(errno));
+			r = -EINVAL;
+		} else {
+			s->cg_ids[i] = h.id;
+		}
+		free(path);
+	}
+	free(mnt);
+	return r;
+}
+
+/* --for-each-cgroup: the event list once per cgroup, in perf's order. */
+static void expand_cgroups(struct stat_engine *s, const struct stat_opts *o)
+{
+	int n = s->nr_events;
+	s->ctrs = xrealloc(s->ctrs, (size_t)n * o->nr_cgroups * sizeof(*s->ctrs));
+	for (size_t cg = 0; cg < o->nr_cgroups; cg++)
+		for (int e = 0; e < n; e++) {
+			struct stat_ctr *c = &s->ctrs[cg * n + e];
+			if (cg)
+				*c = s->ctrs[e], c->pub.name = xstrdup(s->ctrs[e].pub.name);
+			c->ev = e;
+			c->cg = (int)cg;
+			c->pub.cgroup = o->cgroups[cg];
+		}
+	s->nr_ctrs = n * (int)o->nr_cgroups;
+}
+
+static int parse_events(struct stat_engine *s, const struct stat_opts *o, char *err, size_t errlen)
 {
 	if (!o->events) {
 		for (size_t i = 0; i < ARRAY_SIZE(default_events); i++) {
@@ -125,7 +201,7 @@ static bool not_supported_errno(int e)
 	return e == ENOENT || e == EOPNOTSUPP || e == ENODEV || e == ENOSYS;
 }
 
-static int open_counter(struct stat *s, struct stat_ctr *c, const struct stat_opts *o)
+static int open_counter(struct stat_engine *s, struct stat_ctr *c, const struct stat_opts *o)
 {
 	int n = s->nr_slots * s->fds_per_slot;
 	c->fds = xmalloc(n * sizeof(int));
@@ -133,6 +209,10 @@ static int open_counter(struct stat *s, struct stat_ctr *c, const struct stat_op
 		c->fds[i] = -1;
 	if (!c->pub.supported)
 		return 0;
+	if (o->bpf_counters && c->cg > 0) {	/* one set of events for every cgroup */
+		c->pub.supported = s->ctrs[c->ev].pub.supported;
+		return 0;
+	}
 	c->attr.size = sizeof(c->attr);
 	c->attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	c->attr.disabled = !o->bpf_counters;
@@ -148,9 +228,11 @@ static int open_counter(struct stat *s, struct stat_ctr *c, const struct stat_op
 	for (int slot = 0; slot < s->nr_slots; slot++) {
 		for (int k = 0; k < s->fds_per_slot; k++) {
 			bool on_cpu = o->per_cpu || o->bpf_counters;
-			pid_t pid = on_cpu ? -1 : s->pids[k];
+			bool by_cgroup = s->nr_cgroups && !o->bpf_counters;
+			pid_t pid = by_cgroup ? s->cg_fds[c->cg] : on_cpu ? -1 : s->pids[k];
 			int cpu = on_cpu ? s->slot_cpu[slot] : -1;
-			int fd = sys_perf_event_open(&c->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+			int fd = sys_perf_event_open(&c->attr, pid, cpu, -1,
+						     PERF_FLAG_FD_CLOEXEC | (by_cgroup ? PERF_FLAG_PID_CGROUP : 0));
 			if (fd >= 0) {
 				c->fds[slot * s->fds_per_slot + k] = fd;
 				continue;
@@ -183,7 +265,7 @@ static int open_counter(struct stat *s, struct stat_ctr *c, const struct stat_op
  * the load and gets the raw_tp design. */
 static bool tp_btf_usable(void *ctx, const char **why)
 {
-	const struct stat *s = ctx;
+	const struct stat_engine *s = ctx;
 	if (s->o->no_tp_btf) {
 		*why = "tp_btf turned off (testing)";
 		return false;
@@ -202,7 +284,7 @@ static const struct skel_design designs[] = {
 
 static int load_design(void *ctx, int design)
 {
-	struct stat *s = ctx;
+	struct stat_engine *s = ctx;
 	const struct stat_opts *o = s->o;
 	stat_bpf__destroy(s->skel);
 	s->skel = stat_bpf__open();
@@ -212,13 +294,15 @@ static int load_design(void *ctx, int design)
 		return err;
 	}
 	struct stat_bpf *k = s->skel;
-	k->rodata->nr_events = (uint32_t)s->nr_ctrs;
+	k->rodata->nr_events = (uint32_t)s->nr_events;
+	k->rodata->nr_cgroups = (uint32_t)s->nr_cgroups;
+	bpf_map__set_max_entries(k->maps.accum, STAT_MAX_EVENTS * (uint32_t)(s->nr_cgroups ? s->nr_cgroups : 1));
 	k->rodata->nr_cpus = (uint32_t)s->nr_possible;
 	k->rodata->target_cfg.self_tgid = (uint32_t)getpid();
 	k->rodata->target_cfg.all = o->system_wide;
 	k->rodata->target_cfg.by_tgid = !o->system_wide && (o->nr_pids || o->workload > 0);
 	k->rodata->target_cfg.by_tid = !o->system_wide && o->nr_only_tids;
-	bpf_map__set_max_entries(k->maps.events, (uint32_t)(s->nr_ctrs * s->nr_possible));
+	bpf_map__set_max_entries(k->maps.events, (uint32_t)(s->nr_events * s->nr_possible));
 	bpf_program__set_autoload(k->progs.stat_switch_btf, design == 0);
 	bpf_program__set_autoload(k->progs.stat_switch_raw, design == 1);
 	bool follow = !o->system_wide && o->workload > 0;
@@ -228,7 +312,7 @@ static int load_design(void *ctx, int design)
 }
 
 /* Run the reading program on each counted CPU. */
-static int run_on_cpus(struct stat *s)
+static int run_on_cpus(struct stat_engine *s)
 {
 	int fd = bpf_program__fd(s->skel->progs.stat_read_cpu);
 	for (int slot = 0; slot < s->nr_slots; slot++) {
@@ -254,13 +338,22 @@ static int map_put(int fd, uint32_t key, const void *val, const char *what)
 	return 0;
 }
 
-static int bpf_targets(struct stat *s, const struct stat_opts *o)
+static int bpf_targets(struct stat_engine *s, const struct stat_opts *o)
 {
 	int tg = bpf_map__fd(s->skel->maps.target_tgids), td = bpf_map__fd(s->skel->maps.target_tids);
 	uint8_t on = TARGET_ON, armed = TARGET_ARMED, one = 1;
 	int r = 0;
+	for (int i = 0; i < s->nr_cgroups; i++) {
+		uint32_t idx = (uint32_t)i;
+		if (bpf_map_update_elem(bpf_map__fd(s->skel->maps.cgroup_idx), &s->cg_ids[i], &idx, BPF_ANY)) {
+			r = -errno;
+			pr_err("cannot add cgroup '%s' to the BPF counters' maps: %s",
+			       s->ctrs[i * s->nr_events].pub.cgroup, log_strerr(r));
+			return r;
+		}
+	}
 	if (o->system_wide)
-		return 0;
+		return r;
 	for (size_t i = 0; !r && i < o->nr_pids; i++)
 		r = map_put(tg, (uint32_t)o->pids[i], &on, "process");
 	for (size_t i = 0; !r && i < o->nr_only_tids; i++)
@@ -270,7 +363,7 @@ static int bpf_targets(struct stat *s, const struct stat_opts *o)
 	return r;
 }
 
-static int bpf_open(struct stat *s, const struct stat_opts *o)
+static int bpf_open(struct stat_engine *s, const struct stat_opts *o)
 {
 	int err, chosen = 1;
 	if (bpf_privileges_check("the BPF counters") < 0)
@@ -284,7 +377,7 @@ static int bpf_open(struct stat *s, const struct stat_opts *o)
 		return err;
 	s->design = chosen;
 	int efd = bpf_map__fd(s->skel->maps.events);
-	for (int i = 0; i < s->nr_ctrs; i++)
+	for (int i = 0; i < s->nr_events; i++)
 		for (int slot = 0; s->ctrs[i].pub.supported && slot < s->nr_slots; slot++) {
 			int fd = s->ctrs[i].fds[slot];
 			uint32_t key = (uint32_t)(i * s->nr_possible + s->slot_cpu[slot]);
@@ -304,7 +397,7 @@ static int bpf_open(struct stat *s, const struct stat_opts *o)
 	return run_on_cpus(s);	/* the first readings: deltas start now */
 }
 
-static int bpf_read(struct stat *s, struct stat_value *values)
+static int bpf_read(struct stat_engine *s, struct stat_value *values)
 {
 	int err = run_on_cpus(s), fd = bpf_map__fd(s->skel->maps.accum);
 	size_t stride = percpu_stride(sizeof(struct stat_reading));
@@ -312,7 +405,7 @@ static int bpf_read(struct stat *s, struct stat_value *values)
 		return err;
 	memset(values, 0, (size_t)s->nr_ctrs * s->nr_out_slots * sizeof(*values));
 	for (int i = 0; i < s->nr_ctrs; i++) {
-		uint32_t key = (uint32_t)i;
+		uint32_t key = (uint32_t)(s->ctrs[i].cg * STAT_MAX_EVENTS + s->ctrs[i].ev);
 		if (!s->ctrs[i].pub.supported)
 			continue;
 		if ((err = percpu_lookup(fd, &key, s->pcpu)) < 0) {
@@ -331,12 +424,23 @@ static int bpf_read(struct stat *s, struct stat_value *values)
 	return 0;
 }
 
-int stat_open(const struct stat_opts *o, struct stat **out, char *err, size_t errlen)
+int stat_open(const struct stat_opts *o, struct stat_engine **out, char *err, size_t errlen)
 {
-	struct stat *s = xcalloc(1, sizeof(*s));
+	struct stat_engine *s = xcalloc(1, sizeof(*s));
 	int r = parse_events(s, o, err, errlen);
 	if (r < 0)
 		goto fail;
+	s->nr_events = s->nr_ctrs;
+	if (o->nr_cgroups) {
+		if (o->nr_cgroups > STAT_MAX_CGROUPS) {
+			snprintf(err, errlen, "%zu cgroups given; at most %d at once", o->nr_cgroups, STAT_MAX_CGROUPS);
+			r = -EINVAL;
+			goto fail;
+		}
+		if ((r = open_cgroups(s, o, err, errlen)) < 0)
+			goto fail;
+		expand_cgroups(s, o);
+	}
 	s->design = -1;
 	if (o->per_cpu || o->bpf_counters) {
 		s->slot_cpu = xmalloc(o->nr_cpus * sizeof(int));
@@ -372,20 +476,20 @@ fail:
 	return r;
 }
 
-int stat_nr_counters(const struct stat *s) { return s->nr_ctrs; }
-const struct stat_counter *stat_counter(const struct stat *s, int i) { return &s->ctrs[i].pub; }
-int stat_nr_slots(const struct stat *s) { return s->nr_out_slots; }
-int stat_slot_cpu(const struct stat *s, int slot) { return s->slot_cpu ? s->slot_cpu[slot] : -1; }
+int stat_nr_counters(const struct stat_engine *s) { return s->nr_ctrs; }
+const struct stat_counter *stat_counter(const struct stat_engine *s, int i) { return &s->ctrs[i].pub; }
+int stat_nr_slots(const struct stat_engine *s) { return s->nr_out_slots; }
+int stat_slot_cpu(const struct stat_engine *s, int slot) { return s->slot_cpu ? s->slot_cpu[slot] : -1; }
 
-const char *stat_bpf_design(const struct stat *s, const char **why)
+const char *stat_bpf_design(const struct stat_engine *s, const char **why)
 {
 	if (why)
 		*why = s->design == 1 ? s->why : NULL;
 	return s->design == 0 ? "tp_btf" : s->design == 1 ? "raw_tp" : NULL;
 }
-bool stat_hw_missing(const struct stat *s) { return s->hw_missing; }
+bool stat_hw_missing(const struct stat_engine *s) { return s->hw_missing; }
 
-static int ioctl_all(struct stat *s, unsigned long req)
+static int ioctl_all(struct stat_engine *s, unsigned long req)
 {
 	for (int i = 0; i < s->nr_ctrs; i++)
 		for (int k = 0; s->ctrs[i].fds && k < s->nr_slots * s->fds_per_slot; k++)
@@ -399,10 +503,10 @@ static int ioctl_all(struct stat *s, unsigned long req)
 
 /* BPF counters: the per-CPU counters run from stat_open on; the program
  * attributes them. */
-int stat_enable(struct stat *s) { return s->skel ? 0 : ioctl_all(s, PERF_EVENT_IOC_ENABLE); }
-int stat_disable(struct stat *s) { return s->skel ? 0 : ioctl_all(s, PERF_EVENT_IOC_DISABLE); }
+int stat_enable(struct stat_engine *s) { return s->skel ? 0 : ioctl_all(s, PERF_EVENT_IOC_ENABLE); }
+int stat_disable(struct stat_engine *s) { return s->skel ? 0 : ioctl_all(s, PERF_EVENT_IOC_DISABLE); }
 
-int stat_read(struct stat *s, struct stat_value *values)
+int stat_read(struct stat_engine *s, struct stat_value *values)
 {
 	if (s->skel)
 		return bpf_read(s, values);
@@ -428,7 +532,7 @@ int stat_read(struct stat *s, struct stat_value *values)
 	return 0;
 }
 
-void stat_close(struct stat *s)
+void stat_close(struct stat_engine *s)
 {
 	if (!s)
 		return;
@@ -444,6 +548,11 @@ void stat_close(struct stat *s)
 	bpf_link__destroy(s->link_fork);
 	stat_bpf__destroy(s->skel);
 	free(s->pcpu);
+	for (int i = 0; s->cg_fds && i < s->nr_cgroups; i++)
+		if (s->cg_fds[i] >= 0)
+			close(s->cg_fds[i]);
+	free(s->cg_fds);
+	free(s->cg_ids);
 	free(s->ctrs);
 	free(s->slot_cpu);
 	free(s->pid_store);

@@ -38,6 +38,10 @@ struct stat_opts {
 	const pid_t *only_tids;	/* threads */
 	size_t nr_only_tids;
 	bool no_tp_btf;		/* testing: the raw_tp design */
+	/* Every event for each of these cgroup v2 paths (relative to the
+	 * cgroup2 mount), counted per CPU (per_cpu required). */
+	char *const *cgroups;
+	size_t nr_cgroups;
 };
 
 struct stat_counter {
@@ -46,33 +50,35 @@ struct stat_counter {
 	double scale;		/* 1e-6 for the clocks (ns -> msec), 1 otherwise */
 	bool is_clock;		/* task-clock or cpu-clock: the time base of the rates */
 	bool supported;		/* false: the event does not exist here */
+	const char *cgroup;	/* --for-each-cgroup: the cgroup counted, else NULL */
 };
 
 struct stat_value {
 	uint64_t val, ena, run;	/* raw count, time enabled, time running (ns) */
 };
 
-struct stat;
+struct stat_engine;
 
-/* 0, or -ENOENT/-EINVAL for a bad event list (err says which event and the
- * close matches), or another negative errno (logged). */
-int stat_open(const struct stat_opts *o, struct stat **out, char *err, size_t errlen);
-int stat_nr_counters(const struct stat *s);
-const struct stat_counter *stat_counter(const struct stat *s, int i);
+/* 0, or -ENOENT/-EINVAL for a bad event list or a cgroup that does not
+ * exist (err says which, and the close matches of an event), or another
+ * negative errno (logged). Counters: for each cgroup (or once), each event. */
+int stat_open(const struct stat_opts *o, struct stat_engine **out, char *err, size_t errlen);
+int stat_nr_counters(const struct stat_engine *s);
+const struct stat_counter *stat_counter(const struct stat_engine *s, int i);
 /* Slots per counter: the selected CPUs, or 1. */
-int stat_nr_slots(const struct stat *s);
+int stat_nr_slots(const struct stat_engine *s);
 /* The CPU number of a slot (per-CPU counting), else -1. */
-int stat_slot_cpu(const struct stat *s, int slot);
+int stat_slot_cpu(const struct stat_engine *s, int slot);
 /* BPF counters: the design loaded ("tp_btf" or "raw_tp") and why the
  * better one was not, else NULL. */
-const char *stat_bpf_design(const struct stat *s, const char **why);
+const char *stat_bpf_design(const struct stat_engine *s, const char **why);
 /* Did the default set ask for hardware events this machine has no PMU for? */
-bool stat_hw_missing(const struct stat *s);
-int stat_enable(struct stat *s);
-int stat_disable(struct stat *s);
+bool stat_hw_missing(const struct stat_engine *s);
+int stat_enable(struct stat_engine *s);
+int stat_disable(struct stat_engine *s);
 /* values[counter * nr_slots + slot]: cumulative since open. 0 or -errno. */
-int stat_read(struct stat *s, struct stat_value *values);
-void stat_close(struct stat *s);
+int stat_read(struct stat_engine *s, struct stat_value *values);
+void stat_close(struct stat_engine *s);
 
 /* The count scaled for multiplexing (val * ena / run), 0 when it never ran. */
 double stat_scaled(const struct stat_value *v);

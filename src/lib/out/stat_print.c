@@ -84,6 +84,8 @@ static void print_value(struct stat_printer *p, const struct stat_row *r)
 		else
 			fprintf(p->out, "\"counter-value\" : \"%f\", ", v);
 		fprintf(p->out, "\"unit\" : \"%s\", \"event\" : \"%s\", ", c->unit, c->name);
+		if (c->cgroup)
+			fprintf(p->out, "\"cgroup\" : \"%s\", ", c->cgroup);
 		return;
 	case STAT_FMT_CSV:
 		if (missing)
@@ -91,6 +93,8 @@ static void print_value(struct stat_printer *p, const struct stat_row *r)
 		else
 			fprintf(p->out, frac ? "%.2f%s" : "%.0f%s", v, p->sep);
 		fprintf(p->out, "%s%s%s", c->unit, p->sep, c->name);
+		if (c->cgroup)
+			fprintf(p->out, "%s%s", p->sep, c->cgroup);
 		return;
 	case STAT_FMT_STD:
 		if (missing)
@@ -100,6 +104,8 @@ static void print_value(struct stat_printer *p, const struct stat_row *r)
 		else
 			fprintf(p->out, frac ? "%18.2f%s" : "%18.0f%s", v, p->sep);
 		fprintf(p->out, "%-4s%s%-*s", c->unit, p->sep, missing ? UNCOUNTED_NAME_LEN : 32, c->name);
+		if (c->cgroup)
+			fprintf(p->out, "%s%s", p->sep, c->cgroup);
 		return;
 	}
 }
