@@ -7,12 +7,14 @@ PARSE="$SRC/tests/integration/stat_parse.py"
 PERF() { perf --buildid-dir "$TMP/buildid" "$@"; }
 
 # $TMP/work pages N | sleeps N | spin N: touch N fresh pages, sleep 1 ms N
-# times, or N million loop iterations (then print its own CPU time in ms).
+# times (then print its own context switches, voluntary and not), or N
+# million loop iterations (then print the loop's CPU time in ms).
 cat >"$TMP/work.c" <<'C'
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 int main(int argc, char **argv)
 {
@@ -25,16 +27,21 @@ int main(int argc, char **argv)
 			p[i * 4096] = 1;
 	} else if (!strcmp(argv[1], "sleeps")) {
 		struct timespec ts = { 0, 1000000 };
+		struct rusage ru;
 		for (long i = 0; i < n; i++)
 			nanosleep(&ts, NULL);
+		/* its own context switches so far: what context-switches should be near */
+		getrusage(RUSAGE_SELF, &ru);
+		printf("%ld\n", ru.ru_nvcsw + ru.ru_nivcsw);
 	} else {
 		volatile unsigned long x = 0;
-		struct timespec t;
+		struct timespec t0, t;
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
 		for (long i = 0; i < n * 1000000; i++)
 			x += i;
-		/* its own CPU time (ms): what task-clock should be near */
+		/* the loop's CPU time (ms): what task-clock should be near */
 		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-		printf("%.3f\n", t.tv_sec * 1e3 + t.tv_nsec / 1e6);
+		printf("%.3f\n", (t.tv_sec - t0.tv_sec) * 1e3 + (t.tv_nsec - t0.tv_nsec) / 1e6);
 	}
 	return 0;
 }

@@ -23,9 +23,9 @@ W1="$TMP/work pages 20000; $TMP/work sleeps 200"
 W2="$TMP/work sleeps 100; $TMP/work pages 5000"
 PERF stat -x, -o "$TMP/p1" -e page-faults -- sh -c "$W1" || fail "perf stat"
 PERF stat -x, -o "$TMP/p2" -e page-faults -- sh -c "$W2" || fail "perf stat"
-"$BPFPERF" stat --bpf-counters -x, -o "$TMP/o1" -e page-faults,context-switches -- sh -c "$W1" &
+"$BPFPERF" stat --bpf-counters -x, -o "$TMP/o1" -e page-faults,context-switches -- sh -c "$W1" >/dev/null &
 a=$!
-"$BPFPERF" stat --bpf-counters -x, -o "$TMP/o2" -e page-faults,context-switches -- sh -c "$W2" &
+"$BPFPERF" stat --bpf-counters -x, -o "$TMP/o2" -e page-faults,context-switches -- sh -c "$W2" >/dev/null &
 b=$!
 wait $a || fail "first concurrent run exited $?"
 wait $b || fail "second concurrent run exited $?"

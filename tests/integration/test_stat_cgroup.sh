@@ -2,8 +2,8 @@
 # bpfperf stat --for-each-cgroup: two cgroup v2 groups running known work in
 # a 1:3 ratio (20000 and 60000 fresh pages) get page-faults in that ratio
 # within 5%; the cpu-clock of 300 and 900 million loop iterations in each is
-# near (85-110%) what the workloads measure themselves (the host's speed
-# varies; their own time includes the shell before it joins the cgroup), with perf events per
+# near (90-115%) what the loops measure themselves (the host's speed varies;
+# the count also has the exec and start-up), with perf events per
 # cgroup and with --bpf-counters (one set of events, the BPF program
 # attributing by cgroup, hierarchy-aware: the work runs in a child cgroup).
 # A cgroup that does not exist exits 2.
@@ -44,7 +44,7 @@ assert abs(pf - 3) <= 0.15, f"page-faults ratio {pf:.3f}, not 3 within 5%: {v}"
 assert v[("page-faults", a)] >= 20000, v
 # cpu-clock against each workload's own CPU time (the host's speed varies)
 ca, cb = v[("cpu-clock", a)] / self_a, v[("cpu-clock", b)] / self_b
-assert 0.85 <= ca <= 1.1 and 0.85 <= cb <= 1.1, f"cpu-clock / own CPU time: {ca:.3f} and {cb:.3f}: {v}"
+assert 0.9 <= ca <= 1.15 and 0.9 <= cb <= 1.15, f"cpu-clock / own CPU time: {ca:.3f} and {cb:.3f}: {v}"
 print(f"page-faults {v[('page-faults', a)]:.0f} : {v[('page-faults', b)]:.0f} (ratio {pf:.3f}); cpu-clock/own CPU time {ca:.3f}, {cb:.3f}")
 PY
   ok "--for-each-cgroup ${m:-(perf events)}"
