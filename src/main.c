@@ -18,6 +18,7 @@ static const struct command commands[] = {
 	{ "record", cmd_record, "Profile a command or the system into perf.data" },
 	{ "report", cmd_report, "Read perf.data (ours or perf's) and show the profile" },
 	{ "run",    cmd_run,    "Load a BPF object, attach by section, stream events, dump maps" },
+	{ "stat",   cmd_stat,   "Count events like perf stat, in its output formats" },
 	{ "trace",  cmd_trace,  "strace-like syscall tracing and summaries with BPF" },
 	{ "lock",   cmd_lock,   "Kernel lock contention with BPF (lock contention)" },
 };

@@ -7,6 +7,7 @@
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_lock(int argc, char **argv);
 

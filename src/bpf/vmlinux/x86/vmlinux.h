@@ -5,7 +5,7 @@
  *   scripts/gen-vmlinux-min.py src/bpf/vmlinux/types.txt src/bpf/vmlinux/x86/vmlinux.h
  * from: bpftool v7.1.0 btf dump file /sys/kernel/btf/vmlinux format c
  * kernel: Linux 6.18.44-fc-v769 (x86_64)
- * kept: 209 of 16492 declarations (the roots in types.txt and what they
+ * kept: 210 of 16492 declarations (the roots in types.txt and what they
  * contain by value; pointed-to structs are only declared).
  * Every struct and union is preserve_access_index (the pragma below), so
  * CO-RE relocates field accesses against the running kernel's BTF. A
@@ -34,6 +34,7 @@ struct bpf_mprog_entry;
 struct bpf_net_context;
 struct bpf_perf_event_data;
 struct bpf_perf_event_data_kern;
+struct bpf_perf_event_value;
 struct bpf_prog;
 struct bpf_raw_tracepoint_args;
 struct bpf_run_ctx;
@@ -2833,6 +2834,12 @@ enum skb_drop_reason {
 	SKB_DROP_REASON_RECURSION_LIMIT = 127,
 	SKB_DROP_REASON_MAX = 128,
 	SKB_DROP_REASON_SUBSYS_MASK = 4294901760,
+};
+
+struct bpf_perf_event_value {
+	__u64 counter;
+	__u64 enabled;
+	__u64 running;
 };
 
 struct bpf_raw_tracepoint_args {

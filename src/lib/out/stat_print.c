@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* perf stat 6.1's output formats (see stat_print.h). The widths are perf's:
+ * an 18-column value, a 4-column unit, a 32-column event name (25 on a
+ * <not counted> or <not supported> line), a 35-column
+ * metric ("  # %8.3f unit"), the variance "  ( +-%6.2f%% )". */
+#include "out/stat_print.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define METRIC_LEN 35
+#define UNCOUNTED_NAME_LEN 25	/* a <not counted>/<not supported> line's name column */
+
+void stat_acc_add(struct stat_acc *a, double x)
+{
+	a->n++;
+	double d = x - a->mean;
+	a->mean += d / a->n;
+	a->m2 += d * (x - a->mean);
+}
+
+double stat_acc_stddev_mean(const struct stat_acc *a)
+{
+	if (a->n < 2)
+		return 0;
+	return sqrt(a->m2 / (a->n - 1) / a->n);
+}
+
+static bool is_std(const struct stat_printer *p) { return p->fmt == STAT_FMT_STD; }
+
+void stat_print_header(struct stat_printer *p, const char *what)
+{
+	if (!is_std(p) || p->interval)
+		return;
+	fprintf(p->out, "\n Performance counter stats for %s", what);
+	if (p->run_count > 1)
+		fprintf(p->out, " (%d runs)", p->run_count);
+	fprintf(p->out, ":\n\n");
+}
+
+void stat_print_interval_start(struct stat_printer *p)
+{
+	if (!is_std(p))
+		return;
+	if (p->nr_interval_prints == 0)
+		fprintf(p->out, p->per_cpu ? "#           time CPU                    counts unit events\n"
+					   : "#           time             counts unit events\n");
+	if (++p->nr_interval_prints == 25)
+		p->nr_interval_prints = 0;
+}
+
+static void print_prefix(struct stat_printer *p, const struct stat_row *r)
+{
+	unsigned long sec = p->ts_ns / 1000000000ull, nsec = p->ts_ns % 1000000000ull;
+	if (p->fmt == STAT_FMT_JSON) {
+		fputc('{', p->out);
+		if (p->interval)
+			fprintf(p->out, "\"interval\" : %lu.%09lu, ", sec, nsec);
+		if (r->cpu >= 0)
+			fprintf(p->out, "\"cpu\" : \"%d\", ", r->cpu);
+		return;
+	}
+	if (p->interval)
+		fprintf(p->out, "%6lu.%09lu%s", sec, nsec, p->sep);
+	if (r->cpu >= 0) {
+		if (is_std(p))
+			fprintf(p->out, "CPU%-7d%s", r->cpu, p->sep);
+		else
+			fprintf(p->out, "CPU%d%s", r->cpu, p->sep);
+	}
+}
+
+static void print_value(struct stat_printer *p, const struct stat_row *r)
+{
+	const struct stat_counter *c = r->c;
+	const char *missing = !c->supported ? "<not supported>" : !r->counted ? "<not counted>" : NULL;
+	double v = r->avg * c->scale;
+	bool frac = floor(c->scale) != c->scale;
+	switch (p->fmt) {
+	case STAT_FMT_JSON:
+		if (missing)
+			fprintf(p->out, "\"counter-value\" : \"%s\", ", missing);
+		else
+			fprintf(p->out, "\"counter-value\" : \"%f\", ", v);
+		fprintf(p->out, "\"unit\" : \"%s\", \"event\" : \"%s\", ", c->unit, c->name);
+		if (c->cgroup)
+			fprintf(p->out, "\"cgroup\" : \"%s\", ", c->cgroup);
+		return;
+	case STAT_FMT_CSV:
+		if (missing)
+			fprintf(p->out, "%s%s", missing, p->sep);
+		else
+			fprintf(p->out, frac ? "%.2f%s" : "%.0f%s", v, p->sep);
+		fprintf(p->out, "%s%s%s", c->unit, p->sep, c->name);
+		if (c->cgroup)
+			fprintf(p->out, "%s%s", p->sep, c->cgroup);
+		return;
+	case STAT_FMT_STD:
+		if (missing)
+			fprintf(p->out, "%18s%s", missing, p->sep);
+		else if (p->big_num)
+			fprintf(p->out, frac ? "%'18.2f%s" : "%'18.0f%s", v, p->sep);
+		else
+			fprintf(p->out, frac ? "%18.2f%s" : "%18.0f%s", v, p->sep);
+		fprintf(p->out, "%-4s%s%-*s", c->unit, p->sep, missing ? UNCOUNTED_NAME_LEN : 32, c->name);
+		if (c->cgroup)
+			fprintf(p->out, "%s%s", p->sep, c->cgroup);
+		return;
+	}
+}
+
+/* The derived metric perf prints: CPUs utilized for the clock, a /sec rate
+ * (K/M/G scaled) for the others when a clock was counted. false: none. */
+static bool metric(const struct stat_row *r, double *val, char *unit, size_t len)
+{
+	if (r->c->is_clock) {
+		if (r->wall_ns <= 0)
+			return false;
+		*val = r->avg / r->wall_ns;
+		snprintf(unit, len, "CPUs utilized");
+		return true;
+	}
+	if (r->clock_ns < 0)
+		return false;
+	double rate = r->clock_ns > 0 ? 1e9 * r->avg / r->clock_ns : 0;
+	const char *prefix = "";
+	if (rate >= 1e9) {
+		rate /= 1e9;
+		prefix = "G";
+	} else if (rate >= 1e6) {
+		rate /= 1e6;
+		prefix = "M";
+	} else if (rate >= 1e3) {
+		rate /= 1e3;
+		prefix = "K";
+	}
+	*val = rate;
+	snprintf(unit, len, "%s/sec", prefix);
+	return true;
+}
+
+static void print_metric(struct stat_printer *p, const struct stat_row *r)
+{
+	bool ok = r->c->supported && r->counted;
+	double val = 0;
+	char unit[32];
+	bool has = ok && metric(r, &val, unit, sizeof(unit));
+	switch (p->fmt) {
+	case STAT_FMT_JSON:
+		fprintf(p->out, "\"metric-value\" : %f, \"metric-unit\" : \"%s\"", has ? val : 0.0,
+			has ? unit : ok ? "(null)" : "");
+		return;
+	case STAT_FMT_CSV:
+		if (has) {
+			char buf[64];
+			snprintf(buf, sizeof(buf), "%8.3f", val);
+			fprintf(p->out, "%s%s%s%s", p->sep, buf + strspn(buf, " "), p->sep, unit);
+		} else {
+			fprintf(p->out, "%s%s", p->sep, p->sep);
+		}
+		return;
+	case STAT_FMT_STD:
+		if (has) {
+			int n = fprintf(p->out, " # ");
+			n += fprintf(p->out, "%8.3f", val);
+			fprintf(p->out, " %-*s", METRIC_LEN - n - 1, unit);
+		} else {
+			fprintf(p->out, "%-*s", METRIC_LEN, "");
+		}
+		return;
+	}
+}
+
+static double noise_pct(const struct stat_row *r)
+{
+	return r->avg ? 100.0 * r->stddev / r->avg : 0;
+}
+
+static double running_pct(const struct stat_row *r)
+{
+	return r->ena && r->run != r->ena ? 100.0 * (double)r->run / (double)r->ena : 100.0;
+}
+
+void stat_print_row(struct stat_printer *p, const struct stat_row *r)
+{
+	bool ok = r->c->supported && r->counted;
+	print_prefix(p, r);
+	print_value(p, r);
+	if (p->fmt == STAT_FMT_JSON) {
+		if (p->run_count > 1)
+			fprintf(p->out, "\"variance\" : %.2f, ", noise_pct(r));
+		fprintf(p->out, "\"event-runtime\" : %lu, \"pcnt-running\" : %.2f, ", (unsigned long)r->run,
+			running_pct(r));
+		print_metric(p, r);
+		fputs("}\n", p->out);
+		return;
+	}
+	if (p->fmt == STAT_FMT_CSV) {
+		if (p->run_count > 1)
+			fprintf(p->out, "%s%.2f%%", p->sep, noise_pct(r));
+		fprintf(p->out, "%s%lu%s%.2f", p->sep, (unsigned long)r->run, p->sep, running_pct(r));
+		print_metric(p, r);
+		fputc('\n', p->out);
+		return;
+	}
+	print_metric(p, r);
+	if (ok && p->run_count > 1 && noise_pct(r) != 0)
+		fprintf(p->out, "  ( +-%6.2f%% )", noise_pct(r));
+	if (ok && r->run != r->ena)
+		fprintf(p->out, "  (%.2f%%)", running_pct(r));
+	fputc('\n', p->out);
+}
+
+/* Digits perf shows for a -r elapsed time: enough for the stddev. */
+static int precision(double sd)
+{
+	if (sd > 1)
+		return 0;
+	return (int)lround(ceil(-log10(sd)));
+}
+
+void stat_print_footer(struct stat_printer *p, double elapsed_s, double elapsed_sd, bool ru, double user_s,
+		       double sys_s)
+{
+	if (!is_std(p) || p->interval)
+		return;
+	fputc('\n', p->out);
+	if (p->run_count <= 1) {
+		fprintf(p->out, " %17.9f seconds time elapsed", elapsed_s);
+		if (ru) {
+			fprintf(p->out, "\n\n");
+			fprintf(p->out, " %17.9f seconds user\n", user_s);
+			fprintf(p->out, " %17.9f seconds sys\n", sys_s);
+		}
+	} else {
+		int prec = elapsed_sd > 0 ? precision(elapsed_sd) + 2 : 9;
+		fprintf(p->out, " %17.*f +- %.*f seconds time elapsed", prec, elapsed_s, prec, elapsed_sd);
+		if (elapsed_s && elapsed_sd)
+			fprintf(p->out, "  ( +-%6.2f%% )", 100.0 * elapsed_sd / elapsed_s);
+	}
+	fprintf(p->out, "\n\n");
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* bpfperf stat's output in perf stat 6.1's formats: the table, -x SEP
+ * (CSV), -j (JSON lines), with -I timestamps, -A CPU columns and -r
+ * variance, so that scripts written for perf stat read it unchanged. */
+#ifndef BPFPERF_STAT_PRINT_H
+#define BPFPERF_STAT_PRINT_H
+
+#include "feat/stat.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum stat_fmt { STAT_FMT_STD, STAT_FMT_CSV, STAT_FMT_JSON };
+
+struct stat_printer {
+	FILE *out;
+	enum stat_fmt fmt;
+	const char *sep;	/* CSV separator; " " for the table */
+	bool big_num;		/* thousands grouping (locale's) in the table */
+	int run_count;		/* -r */
+	bool interval;		/* -I: a timestamp starts every line */
+	uint64_t ts_ns;		/* -I: the timestamp of the lines being printed */
+	int nr_interval_prints;	/* the table's header is repeated every 25 */
+	bool per_cpu;		/* -A: a CPU column */
+};
+
+/* One line: a counter in one aggregation (all CPUs, or one with -A). */
+struct stat_row {
+	const struct stat_counter *c;
+	int cpu;		/* -A: the CPU, else -1 */
+	bool counted;		/* false: <not counted> (never ran) */
+	double avg;		/* scaled count (mean over -r runs), raw units */
+	double stddev;		/* of the mean over -r runs, 0 for one */
+	uint64_t run, ena;	/* running / enabled time, ns */
+	double clock_ns;	/* the clock counter's value in the same aggregation, < 0: none */
+	double wall_ns;		/* elapsed time (the interval with -I) */
+};
+
+void stat_print_header(struct stat_printer *p, const char *what);
+/* Before the lines of one interval (the table's column header). */
+void stat_print_interval_start(struct stat_printer *p);
+void stat_print_row(struct stat_printer *p, const struct stat_row *r);
+/* The elapsed time (mean, stddev of the mean over -r runs), and user/sys
+ * seconds when ru is true. */
+void stat_print_footer(struct stat_printer *p, double elapsed_s, double elapsed_sd, bool ru, double user_s,
+		       double sys_s);
+
+/* perf's standard error of the mean from n, sum and sum of squares... kept
+ * as Welford's running mean and M2. */
+struct stat_acc {
+	unsigned n;
+	double mean, m2;
+};
+void stat_acc_add(struct stat_acc *a, double x);
+double stat_acc_stddev_mean(const struct stat_acc *a);
+
+#endif
