@@ -300,26 +300,14 @@ enum lock_design lock_design(const struct lock *l, const char **why)
 
 /* ---- running ----------------------------------------------------------------- */
 
-static int add_target(struct lock *l, pid_t pid, uint8_t state)
-{
-	uint32_t k = (uint32_t)pid;
-	if (bpf_map_update_elem(bpf_map__fd(l->skel->maps.target_tgids), &k, &state, BPF_ANY)) {
-		int err = -errno;
-		pr_err("cannot add pid %d to the targets map: %s", (int)pid, log_strerr(err));
-		return err;
-	}
-	return 0;
-}
-
 int lock_start(struct lock *l, const pid_t *pids, size_t nr_pids, pid_t workload)
 {
 	struct lock_bpf *s = l->skel;
-	int err;
-	if (workload > 0 && (err = add_target(l, workload, TARGET_ARMED)))
+	struct target_maps tm = { .tgids = bpf_map__fd(s->maps.target_tgids), .tids = -1,
+				  .excluded = bpf_map__fd(s->maps.target_excluded) };
+	int err = target_maps_fill(&tm, pids, nr_pids, NULL, 0, workload);
+	if (err)
 		return err;
-	for (size_t i = 0; i < nr_pids; i++)
-		if ((err = add_target(l, pids[i], TARGET_ON)))
-			return err;
 	/* exec and fork before the lock hooks, end before begin: nothing in
 	 * flight is missed or left half-done */
 	struct bpf_program *const progs[] = {

@@ -340,8 +340,6 @@ static int map_put(int fd, uint32_t key, const void *val, const char *what)
 
 static int bpf_targets(struct stat_engine *s, const struct stat_opts *o)
 {
-	int tg = bpf_map__fd(s->skel->maps.target_tgids), td = bpf_map__fd(s->skel->maps.target_tids);
-	uint8_t on = TARGET_ON, armed = TARGET_ARMED, one = 1;
 	int r = 0;
 	for (int i = 0; i < s->nr_cgroups; i++) {
 		uint32_t idx = (uint32_t)i;
@@ -354,13 +352,9 @@ static int bpf_targets(struct stat_engine *s, const struct stat_opts *o)
 	}
 	if (o->system_wide)
 		return r;
-	for (size_t i = 0; !r && i < o->nr_pids; i++)
-		r = map_put(tg, (uint32_t)o->pids[i], &on, "process");
-	for (size_t i = 0; !r && i < o->nr_only_tids; i++)
-		r = map_put(td, (uint32_t)o->only_tids[i], &one, "thread");
-	if (!r && o->workload > 0)
-		r = map_put(tg, (uint32_t)o->workload, &armed, "the command's process");
-	return r;
+	struct target_maps tm = { .tgids = bpf_map__fd(s->skel->maps.target_tgids),
+				  .tids = bpf_map__fd(s->skel->maps.target_tids), .excluded = -1 };
+	return target_maps_fill(&tm, o->pids, o->nr_pids, o->only_tids, o->nr_only_tids, o->workload);
 }
 
 static int bpf_open(struct stat_engine *s, const struct stat_opts *o)

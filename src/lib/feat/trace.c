@@ -313,30 +313,6 @@ uint64_t trace_nr_events(const struct trace *tr)
 
 /* ---- targets, attaching, reading ----------------------------------------- */
 
-static int add_target(struct trace *tr, pid_t pid, uint8_t state)
-{
-	uint32_t k = (uint32_t)pid;
-	if (bpf_map_update_elem(bpf_map__fd(tr->skel->maps.target_tgids), &k, &state, BPF_ANY)) {
-		int err = -errno;
-		pr_err("cannot add pid %d to the targets map: %s", (int)pid, log_strerr(err));
-		return err;
-	}
-	return 0;
-}
-
-/* System wide: our output goes through the terminal, ssh and the shells
- * above us, whose syscalls would make more output: a feedback loop. */
-static void exclude_ancestors(struct trace *tr)
-{
-	int n = 0;
-	for (pid_t p = getppid(); p > 1 && n < 63; p = proc_parent(p), n++) {
-		uint32_t k = (uint32_t)p;
-		uint8_t one = 1;
-		bpf_map_update_elem(bpf_map__fd(tr->skel->maps.target_excluded), &k, &one, BPF_ANY);
-		pr_debug("system wide: not tracing ancestor pid %d", (int)p);
-	}
-}
-
 /* Attach in an order that loses nothing: sched_switch (which moves a
  * switched-out thread's in-flight record to its task storage), the exit and
  * fork hooks before the syscall hooks, sys_exit before sys_enter. */
@@ -357,14 +333,13 @@ static int attach_all(struct trace_bpf *skel)
 
 int trace_start(struct trace *tr, const pid_t *pids, size_t nr_pids, pid_t workload)
 {
-	int err;
-	if (workload > 0 && (err = add_target(tr, workload, TARGET_ARMED)))
+	struct target_maps tm = { .tgids = bpf_map__fd(tr->skel->maps.target_tgids), .tids = -1,
+				  .excluded = bpf_map__fd(tr->skel->maps.target_excluded) };
+	int err = target_maps_fill(&tm, pids, nr_pids, NULL, 0, workload);
+	if (err)
 		return err;
-	for (size_t i = 0; i < nr_pids; i++)
-		if ((err = add_target(tr, pids[i], TARGET_ON)))
-			return err;
 	if (tr->o.system_wide)
-		exclude_ancestors(tr);
+		target_maps_exclude_ancestors(&tm);
 
 	tr->rb = ring_buffer__new(bpf_map__fd(tr->skel->maps.events), on_record, tr, NULL);
 	if (!tr->rb) {

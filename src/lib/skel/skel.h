@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct bpf_program;
 struct bpf_link;
@@ -80,6 +81,20 @@ int percpu_lookup(int map_fd, const void *key, void *values);
  * (key 0..n-1, e.g. events lost when a ring buffer was full): out[i] is key
  * i summed over the CPUs (0 for a key that cannot be read). */
 void percpu_counters_read(int map_fd, uint64_t *out, uint32_t n);
+
+/* ---- the maps of src/bpf/include/target_filter.h ---- */
+
+struct target_maps {
+	int tgids, tids, excluded;	/* map fds (target_tgids, ...); unused ones may be -1 */
+};
+/* Before attach: the -p processes (matched at once), the -t threads, and the
+ * workload (armed: matched from its exec on). 0, or -errno (reported). */
+int target_maps_fill(const struct target_maps *m, const pid_t *pids, size_t nr_pids,
+		     const pid_t *tids, size_t nr_tids, pid_t workload);
+/* System wide: our output goes through the terminal, ssh and the shells
+ * above us, whose activity would make more output (a feedback loop): leave
+ * our ancestors out. */
+void target_maps_exclude_ancestors(const struct target_maps *m);
 
 /* Wait until no BPF program can still be running on another CPU (programs
  * run under RCU; one grace period), so that maps are stable after detach. */
