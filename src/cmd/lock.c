@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "cmds.h"
 #include "feat/lock.h"
+#include "sym/stack_skip.h"
 #include "json.h"
 #include "log.h"
 #include "skel/skel.h"
@@ -36,6 +37,7 @@ struct lock_cli {
 	uint64_t entries;
 	const char *types;
 	uint64_t max_stack;
+	uint64_t stack_skip;		/* UINT64_MAX: the automatic rule */
 	bool json;
 	double duration;
 	uint64_t map_entries;
@@ -96,6 +98,9 @@ static int parse_args(int argc, char **argv, struct lock_cli *o, uint64_t *type_
 			"contains one of NAMES (comma-separated)", &o->stack_filter),
 		CLI_U64(0, "max-stack", "N", "frames of each caller's stack kept and shown with -v (default 8)",
 			&o->max_stack, 1, LOCK_STACK_MAX, "a number of frames from 1 to 64"),
+		CLI_U64(0, "stack-skip", "N", "drop the first N frames of each stack (default: the tracing\n"
+			"machinery, by symbol or by the tracepoint's measured depth)",
+			&o->stack_skip, 0, LOCK_STACK_MAX, "a number of frames from 0 to 64"),
 		CLI_FLAG(0, "json", "JSON output", &o->json),
 		CLI_CALL(0, "duration", "SEC", "stop after SEC seconds", &o->duration, cli_parse_seconds),
 		CLI_U64(0, "map-nr-entries", "N", "entries of the aggregation map (default 16384)",
@@ -353,6 +358,7 @@ static int run_lock(const struct lock_cli *o, uint64_t type_mask, struct workloa
 		.follow_workload = wl->pid > 0,
 		.type_mask = type_mask,
 		.max_stack = o->max_stack ? (uint32_t)o->max_stack : 8,
+		.stack_skip = o->stack_skip == UINT64_MAX ? STACK_SKIP_AUTO : (int)o->stack_skip,
 		.map_entries = (uint32_t)o->map_entries,
 		.min_design = (int)o->min_design,
 	};
@@ -411,7 +417,7 @@ static void usage_lock(FILE *f)
 
 int cmd_lock(int argc, char **argv)
 {
-	struct lock_cli o = { 0 };
+	struct lock_cli o = { .stack_skip = UINT64_MAX };
 	struct workload wl = { .go_fd = -1, .err_fd = -1 };
 	uint64_t type_mask = 0;
 	int ret, err;

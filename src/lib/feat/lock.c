@@ -7,6 +7,7 @@
 #include "log.h"
 #include "skel/skel.h"
 #include "sym/machine.h"
+#include "sym/stack_skip.h"
 #include "target/target.h"
 #include "util.h"
 
@@ -23,9 +24,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Frames of the tracing machinery above the tracepoint when their symbols
- * are unknown (measured on 6.18: tp_btf 3; raw_tp the same path). */
-#define LOCK_TRACING_FRAMES 3
 /* Frames taken beyond those kept: the tracing machinery (3) and the lock's
  * own functions (slow path, lock call: 2 to 4). */
 #define LOCK_STACK_EXTRA 8
@@ -102,10 +100,6 @@ static bool has_prefix(const char *s, const char *p)
 
 enum lock_frame lock_frame_class(const char *sym)
 {
-	static const char *const tracing[] = {
-		"bpf_prog_", "bpf_trace_", "__traceiter_", "perf_trace_", "__bpf_trace_",
-		"bpf_trampoline_",
-	};
 	/* the lock implementations (kernel/locking/) and the scheduler's entry
 	 * points they sleep in: perf's "lock and sched text sections" by name */
 	static const char *const lock_prefix[] = {
@@ -120,11 +114,8 @@ enum lock_frame lock_frame_class(const char *sym)
 	};
 	if (!sym || !*sym)
 		return LOCK_FRAME_OTHER;
-	if (!strcmp(sym, "trace_call_bpf"))
+	if (stack_frame_is_tracing(sym))
 		return LOCK_FRAME_TRACING;
-	for (size_t i = 0; i < ARRAY_SIZE(tracing); i++)
-		if (has_prefix(sym, tracing[i]))
-			return LOCK_FRAME_TRACING;
 	if (!strcmp(sym, "down"))
 		return LOCK_FRAME_LOCK;
 	for (size_t i = 0; i < ARRAY_SIZE(lock_prefix); i++)
@@ -377,6 +368,11 @@ static const char *frame_sym(struct lock *l, uint64_t ip)
 	return r.found ? r.sym : NULL;
 }
 
+static const char *skip_sym(void *l, uint64_t ip)
+{
+	return frame_sym(l, ip);
+}
+
 /* perf's test: mutex and rwsem functions are in the sched text section,
  * spinlock functions in the lock text section; by name where unknown. */
 static bool is_lock_frame(struct lock *l, uint64_t ip)
@@ -407,16 +403,11 @@ const char *lock_symbolize(struct lock *l, uint64_t addr, char *buf, size_t len)
  * caller: its first frame that is not a lock function. */
 static void name_caller(struct lock *l, struct lock_entry *e, const uint64_t *ips)
 {
-	size_t n = 0, first = 0;
+	size_t n = 0;
 	char buf[256];
 	while (n < LOCK_STACK_MAX && ips[n])
 		n++;
-	while (first < n) {
-		const char *s = frame_sym(l, ips[first]);
-		if (s ? lock_frame_class(s) != LOCK_FRAME_TRACING : first >= LOCK_TRACING_FRAMES)
-			break;
-		first++;
-	}
+	size_t first = stack_skip(ips, n, skip_sym, l, STACK_SKIP_CONTENTION_BEGIN, l->o.stack_skip);
 	size_t c = first;
 	while (c + 1 < n && is_lock_frame(l, ips[c]))
 		c++;

@@ -34,6 +34,7 @@ struct lock_opts {
 	bool follow_workload;
 	uint64_t type_mask;	/* bit (1 << flags) per lock type to keep; 0: all */
 	uint32_t max_stack;	/* frames kept per stack from the caller on (1..LOCK_STACK_MAX) */
+	int stack_skip;		/* leading frames dropped; STACK_SKIP_AUTO: sym/stack_skip.h's rule */
 	uint32_t map_entries;	/* aggregation entries (0: 16384) */
 	int min_design;		/* testing: skip the better designs (enum lock_design) */
 };
