@@ -7,8 +7,10 @@
 #include "feat/sample_filter.h"
 #include "log.h"
 #include "record/filter.h"
+#include "record/off_cpu.h"
 #include "record/record.h"
 #include "skel/skel.h"
+#include "sym/stack_skip.h"
 #include "target/target.h"
 #include "util.h"
 
@@ -37,6 +39,10 @@ struct record_cli {
 	} *filters;
 	size_t nr_filters, filters_cap;
 	bool filter_no_kctx;	/* testing */
+	bool off_cpu;
+	uint64_t off_cpu_thresh_ms;	/* UINT64_MAX: unset */
+	uint64_t stack_skip;		/* UINT64_MAX: automatic */
+	uint64_t off_cpu_min_design;	/* testing */
 };
 
 /* -F HZ or -F max (the kernel's perf_event_max_sample_rate). */
@@ -118,6 +124,15 @@ static const struct cli_opt record_opts[] = {
 		 "e.g. 'tid == 1234, cpu == 0 || cpu == 1'); applies to the events of\n"
 		 "the -e before it (every event when none); see bpfperf-record.md", &o, add_filter),
 	CLI_FLAG(0, "filter-no-kfunc", NULL, &o.filter_no_kctx),	/* testing: the fallback design */
+	CLI_FLAG(0, "off-cpu", "also record where the targets wait off the CPU (blocked), as samples\n"
+		 "of an 'offcpu-time' event (period: ns), kernel and user stacks", &o.off_cpu),
+	CLI_U64(0, "off-cpu-thresh", "MS", "with --off-cpu: a wait of at least MS milliseconds is a sample\n"
+		"of its own, with its time (default: every wait aggregated)", &o.off_cpu_thresh_ms, 0,
+		86400000, "a number of milliseconds from 0 to 86400000"),
+	CLI_U64(0, "stack-skip", "N", "with --off-cpu: drop the first N kernel frames (default: the\n"
+		"tracing machinery, by symbol or by measured depth)", &o.stack_skip, 0, 127,
+		"a number of frames from 0 to 127"),
+	CLI_U64(0, "off-cpu-min-design", "N", NULL, &o.off_cpu_min_design, 0, 2, "0, 1 or 2"),
 	CLI_END,
 };
 
@@ -125,6 +140,7 @@ static const struct cli_cmd record_cmd = {
 	.name = "record",
 	.synopsis = "[-e EVENT]... [-F HZ | -c PERIOD] [-g] [-a | -p PID | -t TID]\n"
 		    "                      [-C CPUS] [-o FILE] [-m PAGES] [--duration SEC] [--filter EXPR]\n"
+		    "                      [--off-cpu [--off-cpu-thresh MS]]\n"
 		    "                      [-- CMD ARGS...]",
 	.opts = record_opts,
 	.positional = CLI_POS_CMD,
@@ -201,6 +217,10 @@ static int check_options(void)
 		pr_err("--set needs --bpf-object");
 		return -EINVAL;
 	}
+	if (!o.off_cpu && (o.off_cpu_thresh_ms != UINT64_MAX || o.stack_skip != UINT64_MAX)) {
+		pr_err("--off-cpu-thresh and --stack-skip need --off-cpu");
+		return -EINVAL;
+	}
 	if (o.nr_filters && o.bpf_object) {
 		pr_err("--filter and --bpf-object both given: an event takes one BPF program; "
 		       "use one of them");
@@ -216,12 +236,30 @@ static void print_filter_drops(const char *filter, const char *event, uint64_t d
 		event ? " on " : "", event ? event : "", (unsigned long long)dropped);
 }
 
+static void print_off_cpu(const struct record_off_cpu *oc)
+{
+	struct record_off_cpu_stats s;
+	record_off_cpu_stats(oc, &s);
+	fprintf(stderr, "[ bpfperf record: off-CPU: %llu waits, %.3f s blocked, in %llu %s samples ]\n",
+		(unsigned long long)s.waits, (double)s.total_ns / 1e9, (unsigned long long)s.samples,
+		OFF_CPU_EVENT_NAME);
+	if (s.lost)
+		fprintf(stderr, "[ bpfperf record: off-CPU: LOST %llu waits: the BPF maps were full ]\n",
+			(unsigned long long)s.lost);
+	if (s.no_stack)
+		pr_info("off-CPU: %llu waits without a stack (the stack map was full)",
+			(unsigned long long)s.no_stack);
+}
+
 static void print_summary(const struct recording_stats *st, const struct record_filter *filter,
-			  const struct sample_filter *sf, const struct recording *rec)
+			  const struct sample_filter *sf, const struct recording *rec,
+			  const struct record_off_cpu *oc)
 {
 	double mb = (double)st->data_bytes / (1024.0 * 1024.0);
 	fprintf(stderr, "[ bpfperf record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb,
 		o.output, (unsigned long long)st->samples);
+	if (oc)
+		print_off_cpu(oc);
 	if (filter) {
 		uint64_t dropped;
 		record_filter_dropped(filter, &dropped);
@@ -247,7 +285,7 @@ static void print_summary(const struct recording_stats *st, const struct record_
 /* Record until the workload exits, the targets are gone, a signal or the
  * duration; then finish the file. The exit status. */
 static int run(struct recording *rec, struct workload *wl, const struct record_filter *filter,
-	       const struct sample_filter *sf)
+	       const struct sample_filter *sf, const struct record_off_cpu *oc)
 {
 	int status = 0, err;
 	recording_enable(rec);
@@ -268,7 +306,7 @@ static int run(struct recording *rec, struct workload *wl, const struct record_f
 	struct recording_stats st;
 	if (recording_stop(rec) || recording_finish(rec, &st))
 		return EXIT_FAIL;
-	print_summary(&st, filter, sf, rec);
+	print_summary(&st, filter, sf, rec, oc);
 	return status;
 }
 
@@ -287,6 +325,7 @@ int cmd_record(int argc, char **argv)
 	struct workload wl = { .go_fd = -1, .err_fd = -1 };
 	struct record_filter *filter = NULL;
 	struct sample_filter *sf = NULL;
+	struct record_off_cpu *oc = NULL;
 	struct recording *rec = NULL;
 	char **filter_texts = NULL;
 	size_t *first = NULL;
@@ -294,6 +333,7 @@ int cmd_record(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	o.output = "perf.data";
 	o.pages = RECORDING_DEFAULT_PAGES;
+	o.off_cpu_thresh_ms = o.stack_skip = UINT64_MAX;
 	int rc = cli_parse(&record_cmd, argc, argv, &args);
 	if (rc != CLI_OK)
 		return cli_exit(rc);
@@ -320,7 +360,7 @@ int cmd_record(int argc, char **argv)
 		ret = workload_failed_status(err);
 		goto out;
 	}
-	struct recording_hook hooks[2];
+	struct recording_hook hooks[3];
 	struct recording_opts ro = {
 		.events = (const char *const *)specs,
 		.nr_events = nspecs,
@@ -345,14 +385,30 @@ int cmd_record(int argc, char **argv)
 	}
 	if (sf)
 		hooks[ro.nr_hooks++] = sample_filter_hook(sf);
+	if (o.off_cpu) {
+		struct record_off_cpu_opts oo = {
+			.system_wide = ro.system_wide,
+			.pids = o.target.pids,
+			.nr_pids = o.target.nr_pids,
+			.tids = o.target.tids,
+			.nr_tids = o.target.nr_tids,
+			.workload = wl.pid,
+			.thresh_ns = o.off_cpu_thresh_ms == UINT64_MAX ? 0 : o.off_cpu_thresh_ms * 1000000,
+			.stack_skip = o.stack_skip == UINT64_MAX ? STACK_SKIP_AUTO : (int)o.stack_skip,
+			.min_design = (int)o.off_cpu_min_design,
+		};
+		oc = record_off_cpu_new(&oo);
+		hooks[ro.nr_hooks++] = record_off_cpu_hook(oc);
+	}
 	ro.hooks = hooks;
 	ret = EXIT_FAIL;
 	if (recording_open(&ro, &rec) == 0)
-		ret = run(rec, &wl, filter, sf);
+		ret = run(rec, &wl, filter, sf, oc);
 out:
 	recording_close(rec);
 	record_filter_free(filter);
 	sample_filter_free(sf);
+	record_off_cpu_free(oc);
 	for (size_t i = 0; filter_texts && i < (nspecs ? nspecs : 1); i++)
 		free(filter_texts[i]);
 	free(filter_texts);

@@ -9,6 +9,7 @@
 #include "out/out.h"
 #include "perfdata/decode.h"
 #include "perfdata/reader.h"
+#include "record/off_cpu.h"
 #include "util.h"
 
 #include <errno.h>
@@ -28,8 +29,9 @@ struct report {
 	const char *output;
 	bool no_demangle;
 	const char *kallsyms;	/* --kallsyms: this file, not the build-id cache copy */
-
+	const char *event;	/* --event: only this event's samples */
 	struct profile p;
+	struct out_folded_opts folded_opts;
 };
 
 /* -g [none|graph|caller...]: perf also takes the mode as the next word. */
@@ -99,6 +101,9 @@ static int parse_args(struct report *rp, int argc, char **argv)
 		CLI_FLAG(0, "no-demangle", "keep C++ symbols mangled", &rp->no_demangle),
 		CLI_STR(0, "kallsyms", "FILE", "kernel symbols from FILE (default: the copy perf record\n"
 			"keeps in ~/.debug when it matches the running kernel,\nelse /proc/kallsyms)", &rp->kallsyms),
+		CLI_STR(0, "event", "NAME", "only the samples of event NAME (e.g. offcpu-time); default: a\n"
+			"block per event in the text output, and with --folded on a\n"
+			"recording with off-CPU samples both in one picture (ns)", &rp->event),
 		CLI_FLAG(0, "stdio", "accepted for perf compatibility (text is the default)", &stdio_ignored),
 		CLI_END,
 	};
@@ -159,7 +164,7 @@ static int report_write(struct report *rp, bool callgraph, double callgraph_limi
 	} else if (rp->json) {
 		r = out_json(out, rp->p.h, &oo);
 	} else if (rp->folded) {
-		r = out_folded(out, rp->p.h);
+		r = out_folded_ex(out, rp->p.h, &rp->folded_opts);
 	} else {
 		r = out_table(out, rp->p.h, &oo);
 	}
@@ -174,17 +179,92 @@ done:
 	return r;
 }
 
+/* One pass over the file: build the profile of event idx (SIZE_MAX:
+ * every event) and write it. The notes on the file come with the first. */
+static int report_pass(struct report *rp, const struct hist_opts *ho, bool callgraph, size_t idx, bool first)
+{
+	char err[1024];
+	int ret = -1;
+	struct pd_file *f = pd_open(rp->input, err, sizeof(err));
+	if (!f) {
+		pr_err("%s", err);
+		return -1;
+	}
+	struct profile_opts po = { .hist = *ho, .no_demangle = rp->no_demangle, .kallsyms = rp->kallsyms,
+				   .name = rp->input, .only_event = idx == SIZE_MAX ? NULL : pd_event_at(f, idx) };
+	if (profile_build(&rp->p, f, &po) < 0 || report_write(rp, callgraph, ho->callgraph_limit) < 0)
+		goto out;
+	if (first && rp->p.malformed)
+		pr_warn("%llu malformed records were skipped, the first a %s record at offset %llu "
+			"(-vv tells why); threads, maps or symbols may be missing from the profile",
+			(unsigned long long)rp->p.malformed, pd_record_type_name(rp->p.malformed_type),
+			(unsigned long long)rp->p.malformed_offset);
+	if (first && rp->p.filtered)
+		fprintf(stderr, "%llu samples were dropped by the BPF filter (record --filter or --bpf-object)\n",
+			(unsigned long long)rp->p.filtered);
+	if (first && rp->p.lost && !rp->json)
+		pr_warn("%llu samples were lost while recording (ring buffer full); the profile is "
+			"incomplete: record with a larger -m or a lower -F",
+			(unsigned long long)rp->p.lost);
+	ret = 0;
+out:
+	profile_free(&rp->p);
+	pd_close(f);
+	return ret;
+}
+
+static bool is_sampled(const struct pd_event *e)
+{
+	return !(e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config == PERF_COUNT_SW_DUMMY);
+}
+
+/* Which events get a pass of their own: --event's; a block per sampled
+ * event in the text output; with --folded, every event weighted by period
+ * with the off-CPU ones under an [off-cpu] frame when the recording has
+ * off-CPU samples. Else one pass over every event (as before: JSON, the
+ * flame graph). *n = 0 means that single pass. -1 after an error. */
+static int pick_events(struct report *rp, const struct pd_file *f, bool text, size_t *idx, size_t *n)
+{
+	size_t nsampled = 0;
+	bool off_cpu = false;
+	*n = 0;
+	for (size_t i = 0; i < pd_nr_events(f); i++) {
+		const struct pd_event *e = pd_event_at(f, i);
+		if (rp->event && !strcmp(e->name, rp->event)) {
+			idx[(*n)++] = i;
+			return 0;
+		}
+		if (!is_sampled(e))
+			continue;
+		nsampled++;
+		off_cpu |= !strcmp(e->name, OFF_CPU_EVENT_NAME);
+	}
+	if (rp->event) {
+		pr_err("%s has no event '%s'; its events:", rp->input, rp->event);
+		for (size_t i = 0; i < pd_nr_events(f); i++)
+			if (is_sampled(pd_event_at(f, i)))
+				fprintf(stderr, "  %s\n", pd_event_at(f, i)->name);
+		return -1;
+	}
+	if (nsampled < 2 || !(text || (rp->folded && off_cpu)))
+		return 0;
+	for (size_t i = 0; i < pd_nr_events(f) && *n < 64; i++)
+		if (is_sampled(pd_event_at(f, i)))
+			idx[(*n)++] = i;
+	return 0;
+}
+
+/* Over 80 lines: the options' combinations resolved in order (sort keys,
+ * call graphs, the events' passes), each a few lines. */
 int cmd_report(int argc, char **argv)
 {
 	struct report rp = { .input = "perf.data", .sort = "comm,dso,sym", .children = -1,
 			     .callgraph = -1 };
 	char err[1024];
 	int ret = 1;
-
 	int rc = parse_args(&rp, argc, argv);
 	if (rc != CLI_OK)
 		return cli_exit(rc);
-
 	struct hist_opts ho = { 0 };
 	const char *bad = NULL;
 	ho.nkeys = sort_keys_parse(rp.sort, ho.keys, SORT__MAX, &bad);
@@ -193,12 +273,10 @@ int cmd_report(int argc, char **argv)
 		       bad ? bad : rp.sort);
 		return 2;
 	}
-
 	/* Reports allocate a few times the file's size in many blocks. */
 	struct stat st;
 	if (stat(rp.input, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > (64 << 20) / 4)
 		mem_reserve_huge((size_t)st.st_size * 4);
-
 	struct pd_file *f = pd_open(rp.input, err, sizeof(err));
 	if (!f) {
 		pr_err("%s", err);
@@ -220,26 +298,30 @@ int cmd_report(int argc, char **argv)
 	ho.callchains = has_callchain && callgraph && text;
 	ho.callgraph_limit = rp.percent_limit > 0 ? rp.percent_limit : 0.5;
 	ho.skip_children_sums = text;	/* the table shows them with --children only */
-
-	struct profile_opts po = { .hist = ho, .no_demangle = rp.no_demangle, .kallsyms = rp.kallsyms,
-				   .name = rp.input };
-	if (profile_build(&rp.p, f, &po) < 0 || report_write(&rp, callgraph, ho.callgraph_limit) < 0)
-		goto out;
-	if (rp.p.malformed)
-		pr_warn("%llu malformed records were skipped, the first a %s record at offset %llu "
-			"(-vv tells why); threads, maps or symbols may be missing from the profile",
-			(unsigned long long)rp.p.malformed, pd_record_type_name(rp.p.malformed_type),
-			(unsigned long long)rp.p.malformed_offset);
-	if (rp.p.filtered)
-		fprintf(stderr, "%llu samples were dropped by the BPF filter (record --filter or --bpf-object)\n",
-			(unsigned long long)rp.p.filtered);
-	if (rp.p.lost && !rp.json)
-		pr_warn("%llu samples were lost while recording (ring buffer full); the profile is "
-			"incomplete: record with a larger -m or a lower -F",
-			(unsigned long long)rp.p.lost);
-	ret = 0;
-out:
-	profile_free(&rp.p);
-	pd_close(f);
+	size_t idx[64], n;
+	if (pick_events(&rp, f, text, idx, &n) < 0) {
+		pd_close(f);
+		return 2;
+	}
+	bool combined = rp.folded && n > 1;
+	const char *names[64];
+	for (size_t i = 0; i < n; i++)
+		names[i] = pd_event_at(f, idx[i])->name;
+	pd_close(f);	/* each pass opens it again */
+	if (n == 0) {
+		ret = report_pass(&rp, &ho, callgraph, SIZE_MAX, true) < 0;
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			if (combined)
+				rp.folded_opts = (struct out_folded_opts){
+					.by_period = true,
+					.root = !strcmp(names[i], OFF_CPU_EVENT_NAME) ? "[off-cpu]" : NULL };
+			else if (i > 0 && text && !rp.output)
+				fputs("\n", stdout);
+			if (report_pass(&rp, &ho, callgraph, idx[i], i == 0) < 0)
+				return 1;
+		}
+		ret = 0;
+	}
 	return ret;
 }

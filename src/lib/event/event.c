@@ -10,9 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
@@ -222,4 +224,56 @@ void perf_ring_consume(struct perf_ring *r, size_t bytes)
 {
 	struct perf_event_mmap_page *pc = r->base;
 	__atomic_store_n(&pc->data_tail, pc->data_tail + bytes, __ATOMIC_RELEASE);
+}
+
+/* The kernel stamps a COMM record (sample_id_all, TIME) with perf's clock
+ * when we rename ourselves: read CLOCK_MONOTONIC around the rename. */
+int perf_clock_offset(int64_t *offset)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_DUMMY,
+		.size = sizeof(a),
+		.sample_type = PERF_SAMPLE_TIME,
+		.sample_id_all = 1,
+		.comm = 1,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+	struct perf_ring ring = { 0 };
+	char name[17] = { 0 };
+	struct timespec t0, t1;
+	int err = 0;
+	int fd = sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if ((err = perf_ring_map(&ring, fd, 1))) {
+		close(fd);
+		return err;
+	}
+	prctl(PR_GET_NAME, name);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	prctl(PR_SET_NAME, name);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	struct iovec iov[2];
+	size_t n = perf_ring_peek(&ring, iov), used = 0;
+	err = -ENODATA;
+	while (n && iov[0].iov_len - used >= sizeof(struct perf_event_header)) {
+		const struct perf_event_header *h = (const void *)((const char *)iov[0].iov_base + used);
+		if (h->size < sizeof(*h) + 8 || h->size > iov[0].iov_len - used)
+			break;
+		if (h->type == PERF_RECORD_COMM) {
+			uint64_t t;
+			memcpy(&t, (const char *)h + h->size - 8, 8);	/* the trailer: TIME */
+			int64_t mid = ((int64_t)t0.tv_sec * 1000000000 + t0.tv_nsec +
+				       (int64_t)t1.tv_sec * 1000000000 + t1.tv_nsec) / 2;
+			*offset = (int64_t)t - mid;
+			err = 0;
+			break;
+		}
+		used += h->size;
+	}
+	perf_ring_unmap(&ring);
+	close(fd);
+	return err;
 }

@@ -25,6 +25,12 @@ int event_parse(const char *spec, struct perf_event_attr *attr, char **name, cha
 /* Does this machine have a hardware PMU that can count/sample cycles? */
 bool event_hw_available(void);
 
+/* perf's sample clock (the kernel's local_clock, the time of every record)
+ * minus CLOCK_MONOTONIC (bpf_ktime_get_ns), measured by a COMM record of our
+ * own: add it to a BPF program's timestamps to place them among the samples.
+ * Accurate to a few microseconds. 0, or -errno (not reported). */
+int perf_clock_offset(int64_t *offset);
+
 /* A perf mmap ring: 1 control page + 2^n data pages. */
 struct perf_ring {
 	int fd;

@@ -31,7 +31,8 @@ static void on_sample(struct profile *rp, const struct pd_record *r)
 {
 	const struct pd_sample *s = &r->s;
 	const struct pd_event *ev = r->event;
-	if (!ev || (ev->attr.type == PERF_TYPE_SOFTWARE && ev->attr.config == PERF_COUNT_SW_DUMMY))
+	if (!ev || (ev->attr.type == PERF_TYPE_SOFTWARE && ev->attr.config == PERF_COUNT_SW_DUMMY) ||
+	    (rp->only_event && ev != rp->only_event))
 		return;
 	if (!rp->sample_event)
 		rp->sample_event = ev;
@@ -167,6 +168,7 @@ int profile_build(struct profile *rp, struct pd_file *f, const struct profile_op
 	memset(rp, 0, sizeof(*rp));
 	rp->m = machine_new(&mo);
 	rp->h = hist_new(&o->hist);
+	rp->only_event = o->only_event;
 	/* The idle task has no COMM record; perf calls it swapper. */
 	machine_comm(rp->m, 0, 0, "swapper", false);
 

@@ -27,6 +27,7 @@ struct profile_opts {
 	bool no_demangle;	/* keep C++ symbols mangled */
 	const char *kallsyms;	/* kernel symbols from this file, or NULL (see machine.h) */
 	const char *name;	/* the file's name, for messages */
+	const struct pd_event *only_event;	/* only this event's samples; NULL: every event's */
 };
 
 struct profile {
@@ -37,6 +38,7 @@ struct profile {
 	uint64_t lost;		/* samples the kernel lost (ring buffer full) */
 	uint64_t filtered;	/* samples a BPF filter dropped on purpose */
 	const struct pd_event *sample_event;	/* the first sampled event */
+	const struct pd_event *only_event;	/* profile_opts.only_event */
 	uint64_t malformed;	/* side-band records skipped */
 	uint32_t malformed_type;	/* the first one's type and offset */
 	uint64_t malformed_offset;

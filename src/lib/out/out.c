@@ -454,23 +454,38 @@ static void put_folded_name(FILE *f, const char *s)
 	}
 }
 
+struct folded_ctx {
+	FILE *f;
+	const struct out_folded_opts *o;
+};
+
 static void folded_cb(void *ctx, const char *comm, const struct hist_frame *const *frames, size_t nframes,
 		      uint64_t period, uint64_t samples)
 {
-	FILE *f = ctx;
+	const struct folded_ctx *c = ctx;
+	FILE *f = c->f;
 
-	(void)period;
 	put_folded_name(f, nz(comm));
+	if (c->o->root) {
+		fputc(';', f);
+		put_folded_name(f, c->o->root);
+	}
 	for (size_t i = 0; i < nframes; i++) {
 		fputc(';', f);
 		put_folded_name(f, nz(frames[i]->sym));
 	}
-	fprintf(f, " %llu\n", (unsigned long long)samples);
+	fprintf(f, " %llu\n", (unsigned long long)(c->o->by_period ? period : samples));
 }
 
 int out_folded(FILE *f, const struct hist *h)
 {
-	hist_stacks_walk(h, folded_cb, f);
+	return out_folded_ex(f, h, &(struct out_folded_opts){ 0 });
+}
+
+int out_folded_ex(FILE *f, const struct hist *h, const struct out_folded_opts *o)
+{
+	struct folded_ctx c = { f, o };
+	hist_stacks_walk(h, folded_cb, &c);
 	if (ferror(f)) {
 		pr_err("writing folded stacks: %s; check the output file and the free space",
 		       strerror(errno ? errno : EIO));

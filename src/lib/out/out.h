@@ -29,6 +29,12 @@ int out_table(FILE *f, const struct hist *h, const struct out_opts *o);
 int out_json(FILE *f, const struct hist *h, const struct out_opts *o);
 /* "comm;outer;...;inner count" per distinct stack (count = samples). */
 int out_folded(FILE *f, const struct hist *h);
+struct out_folded_opts {
+	const char *root;	/* a frame put under the comm, e.g. "[off-cpu]"; NULL: none */
+	bool by_period;		/* count = the stack's period (ns for cpu-clock and
+				 * offcpu-time), not its samples */
+};
+int out_folded_ex(FILE *f, const struct hist *h, const struct out_folded_opts *o);
 /* One self-contained HTML file: no network, light for 1M samples, searchable,
  * zoomable. */
 int out_flamegraph_html(FILE *f, const struct hist *h, const struct out_opts *o);

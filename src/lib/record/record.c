@@ -368,8 +368,13 @@ int recording_poll(void *ctx, int timeout_ms)
 	struct recording *r = ctx;
 	poll(r->pfd, (nfds_t)r->nrings, timeout_ms);
 	int err = rec_drain_all(r);
-	if (err)
+	if (err) {
 		report_write_error(r, err);
+		return err;
+	}
+	for (size_t h = 0; h < r->opts.nr_hooks && !err; h++)
+		if (r->opts.hooks[h].poll)
+			err = r->opts.hooks[h].poll(r->opts.hooks[h].ctx, r);
 	return err;
 }
 

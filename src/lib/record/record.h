@@ -45,6 +45,9 @@ struct recording_hook {
 	/* The events are open and their rings mapped; the file does not exist
 	 * yet: attach programs to the sampling fds. */
 	int (*after_open)(void *ctx, struct recording *r);
+	/* The rings were just drained (every recording_poll): drain the
+	 * feature's own buffers, flush what must not grow unbounded. */
+	int (*poll)(void *ctx, struct recording *r);
 	/* The events are disabled and drained; the header features are not
 	 * written yet: append final records (recording_write). */
 	int (*before_finish)(void *ctx, struct recording *r);

@@ -64,6 +64,20 @@ const char *tracefs_dir(void)
 	return NULL;
 }
 
+bool skel_task_storage_usable(const char **why)
+{
+	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) != 1) {
+		*why = "the kernel has no BPF task storage (BPF_MAP_TYPE_TASK_STORAGE, Linux 5.11+)";
+		return false;
+	}
+	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_task_storage_get, NULL) != 1 ||
+	    libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_get_current_task_btf, NULL) != 1) {
+		*why = "raw tracepoint programs cannot use task storage on this kernel";
+		return false;
+	}
+	return true;
+}
+
 int skel_load_error(int err, const char *what)
 {
 	if (err == -EPERM || err == -EACCES)

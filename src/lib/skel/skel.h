@@ -54,6 +54,9 @@ struct skel_design {
  * (permissions, or the verifier log hint) and returned. */
 int skel_load_designs(const struct skel_design *designs, int n, int (*load)(void *ctx, int design),
 		      void *ctx, const char *what, int *chosen, const char **why);
+/* A design probe: can raw tracepoint programs use BPF task storage here
+ * (Linux 5.11+)? Else *why says what is missing. */
+bool skel_task_storage_usable(const char **why);
 /* Report a failed load of what: permissions, or where the verifier's reasons
  * are. Returns err. */
 int skel_load_error(int err, const char *what);

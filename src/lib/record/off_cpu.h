@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Off-CPU profiling plugged into a recording as a hook (src/bpf/off_cpu.bpf.c):
+ * the time the targets spend blocked (sleeping S or uninterruptible D), by
+ * thread, kernel and user stack and state, aggregated in the kernel and
+ * written as samples of a software BPF_OUTPUT event named `offcpu-time`,
+ * the way perf 6.0-6.15 writes them (period = nanoseconds blocked), so that
+ * perf report/script read them beside the CPU samples. Beyond perf: the
+ * kernel stack (PERF_CONTEXT_KERNEL frames before the user ones, tracing
+ * machinery skipped) and the task state (PERF_SAMPLE_RAW, see
+ * struct off_cpu_raw in src/bpf/off_cpu_data.h).
+ *
+ *   struct record_off_cpu *oc = record_off_cpu_new(&opts);
+ *   struct recording_hook h = record_off_cpu_hook(oc);
+ *   ... the recording ...
+ *   record_off_cpu_stats(oc, &st);
+ *   record_off_cpu_free(oc);
+ */
+#ifndef BPFPERF_RECORD_OFF_CPU_H
+#define BPFPERF_RECORD_OFF_CPU_H
+
+#include "record/record.h"
+
+#define OFF_CPU_EVENT_NAME "offcpu-time"
+/* The time of samples aggregated over the whole recording (perf's
+ * OFF_CPU_TIMESTAMP shape: after every real sample). */
+#define OFF_CPU_TIME_END (~0ull << 32)
+
+struct record_off_cpu_opts {
+	bool system_wide;
+	const pid_t *pids;	/* -p processes */
+	size_t nr_pids;
+	const pid_t *tids;	/* -t threads */
+	size_t nr_tids;
+	pid_t workload;		/* a corked `-- CMD`, followed from its exec */
+	uint64_t thresh_ns;	/* waits at least this long: a sample each, with its time (0: none) */
+	int stack_skip;		/* kernel frames dropped; STACK_SKIP_AUTO (sym/stack_skip.h) */
+	uint32_t map_entries;	/* aggregation entries (0: default); flushed when half full */
+	int min_design;		/* testing: 1 raw_tp + task storage, 2 raw_tp + hash map */
+};
+
+struct record_off_cpu_stats {
+	uint64_t samples;	/* offcpu-time samples written */
+	uint64_t waits;		/* waits measured */
+	uint64_t lost;		/* waits lost (map or slot full) */
+	uint64_t no_stack;	/* waits whose stacks could not be taken */
+	uint64_t total_ns;	/* off-CPU time written */
+	const char *design;	/* the BPF design loaded */
+};
+
+struct record_off_cpu *record_off_cpu_new(const struct record_off_cpu_opts *o);
+struct recording_hook record_off_cpu_hook(struct record_off_cpu *oc);
+void record_off_cpu_stats(const struct record_off_cpu *oc, struct record_off_cpu_stats *st);
+void record_off_cpu_free(struct record_off_cpu *oc);
+
+/* ---- pure helpers (unit-tested) ---- */
+
+/* The callchain of an off-CPU sample into out[cap]: PERF_CONTEXT_KERNEL
+ * and kernel frames (zero-terminated kips[0..nk)), then PERF_CONTEXT_USER
+ * and user frames; either part is left out when empty. Returns the number
+ * of entries (at most cap). */
+size_t off_cpu_callchain(const uint64_t *kips, size_t nk, const uint64_t *uips, size_t nu, uint64_t *out,
+			 size_t cap);
+
+/* The state letter perf's ps-like tools use: 'S' sleeping, 'D' disk
+ * (uninterruptible), 'I' idle (D with NOLOAD), '?' other. */
+char off_cpu_state_char(uint32_t state);
+
+#endif
