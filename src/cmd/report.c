@@ -304,19 +304,19 @@ int cmd_report(int argc, char **argv)
 		return 2;
 	}
 	bool combined = rp.folded && n > 1;
-	const char *names[64];
+	bool off_cpu[64];
 	for (size_t i = 0; i < n; i++)
-		names[i] = pd_event_at(f, idx[i])->name;
+		off_cpu[i] = !strcmp(pd_event_at(f, idx[i])->name, OFF_CPU_EVENT_NAME);
 	pd_close(f);	/* each pass opens it again */
 	if (n == 0) {
 		ret = report_pass(&rp, &ho, callgraph, SIZE_MAX, true) < 0;
 	} else {
 		for (size_t i = 0; i < n; i++) {
-			if (combined)
-				rp.folded_opts = (struct out_folded_opts){
-					.by_period = true,
-					.root = !strcmp(names[i], OFF_CPU_EVENT_NAME) ? "[off-cpu]" : NULL };
-			else if (i > 0 && text && !rp.output)
+			/* off-CPU samples weigh their nanoseconds */
+			rp.folded_opts = (struct out_folded_opts){
+				.by_period = combined || off_cpu[i],
+				.root = combined && off_cpu[i] ? "[off-cpu]" : NULL };
+			if (i > 0 && text && !rp.output)
 				fputs("\n", stdout);
 			if (report_pass(&rp, &ho, callgraph, idx[i], i == 0) < 0)
 				return 1;

@@ -1,0 +1,109 @@
+#!/bin/sh
+# record --off-cpu: blocked time attributed to the blocking function's stack
+# in our report and in perf 6.1's (the oracle reads our offcpu-time samples),
+# kernel stacks that start at the scheduler (tracing machinery skipped), the
+# pipe wait, the threshold's individual samples, the three BPF designs, and
+# bad input.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd perf linux-perf
+need_cmd python3
+PERF="perf --buildid-dir $TMP/buildid"
+W="$TMP/ocw"
+cc -O2 -g -fno-omit-frame-pointer -o "$W" "$SRC/tests/workloads/off_cpu_waits.c" || fail "cannot build the workload"
+cd "$TMP"
+
+# Sum of the off-CPU ns whose stack holds FUNC, from our folded output.
+ours_ns() {  # file func
+  "$BPFPERF" report -i "$1" --event offcpu-time --folded | \
+    awk -v f=";$2;" '{ n = $NF; $NF = ""; if (index(";" $0, f)) s += n } END { printf "%d\n", s }'
+}
+# The same from perf script 6.1, and checks on every offcpu-time sample:
+# its first frame is the scheduler, no frame is tracing machinery.
+perf_check() {  # file func -> prints ns; exits non-zero on a bad stack
+  $PERF script -i "$1" -F event,period,ip,sym 2>"$TMP/perf.err" | python3 -c '
+import re, sys
+func = sys.argv[1]
+total = 0; samples = []; cur = None
+for line in sys.stdin:
+    if not line.strip():
+        continue
+    if not line.startswith(("\t", " " * 8)) or "offcpu-time" in line or "cpu-clock" in line:
+        m = re.search(r"(\d+)\s+(offcpu-time|cpu-clock)", line)
+        cur = [m.group(2), int(m.group(1)), []] if m else None
+        if cur: samples.append(cur)
+    elif cur:
+        parts = line.split()
+        cur[2].append(parts[1] if len(parts) > 1 else "?")
+oc = [s for s in samples if s[0] == "offcpu-time"]
+if not oc:
+    sys.exit("no offcpu-time samples in perf script")
+for ev, period, syms in oc:
+    if any(re.match(r"(bpf_|__bpf_|__traceiter_|perf_trace_|trace_call_bpf)", x) for x in syms):
+        sys.exit("tracing frame in an off-CPU stack: " + " ".join(syms))
+    if syms and not re.search(r"schedule", syms[0]):
+        sys.exit("first frame " + syms[0] + " is not the scheduler: " + " ".join(syms))
+    if func in [re.sub(r"\+0x.*", "", x) for x in syms]:
+        total += period
+print(total)
+' "$2"
+}
+within() {  # value lo hi what
+  python3 -c "import sys; v=float(sys.argv[1]); sys.exit(0 if float(sys.argv[2]) <= v <= float(sys.argv[3]) else 1)" "$1" "$2" "$3" \
+    || fail "$4: $1 not in [$2, $3]"
+}
+
+# 10 x 200 ms in offcpu_sleeper: 2.00 s +- 2%, in every design
+for d in 0 1 2; do
+  "$BPFPERF" record --off-cpu --off-cpu-min-design $d -g -o sleep$d.data -- "$W" sleep 10 200 \
+    2>rec$d.err || { cat rec$d.err; fail "record --off-cpu (design $d)"; }
+  grep -q "off-CPU: 10 waits" rec$d.err || { cat rec$d.err; fail "design $d: not 10 waits"; }
+  ns=$(ours_ns sleep$d.data offcpu_sleeper)
+  within "$ns" 1.96e9 2.04e9 "design $d: our off-CPU ns in offcpu_sleeper"
+  pns=$(perf_check sleep$d.data offcpu_sleeper) || fail "design $d: perf script: $pns"
+  within "$pns" 1.96e9 2.04e9 "design $d: perf's off-CPU ns in offcpu_sleeper"
+  ok "design $d: offcpu_sleeper blocked $ns ns (ours) / $pns ns (perf script)"
+done
+[ -s "$TMP/perf.err" ] && grep -iE "error|fail|corrupt" "$TMP/perf.err" && fail "perf script complained"
+
+# perf report 6.1 shows the event of its own, with the same total
+$PERF report -i sleep0.data --stdio --no-children --sort sym 2>/dev/null > perf_report.txt
+grep -q "of event 'offcpu-time'" perf_report.txt || fail "perf report has no offcpu-time block"
+tot=$(sed -n "/of event 'offcpu-time'/,/^# Event count/p" perf_report.txt | sed -n 's/^# Event count (approx.): //p')
+within "$tot" 1.96e9 2.04e9 "perf report's offcpu-time event count"
+# our report: a block per event
+"$BPFPERF" report -i sleep0.data --stdio > ours.txt
+grep -q "of event 'cpu-clock'" ours.txt && grep -q "of event 'offcpu-time'" ours.txt || fail "our report lacks a block per event"
+ok "perf report and ours show offcpu-time as its own event"
+
+# one picture: on-CPU and off-CPU stacks, the off-CPU ones under [off-cpu]
+"$BPFPERF" report -i sleep0.data --folded > both.folded
+grep -q '^ocw;\[off-cpu\];.*offcpu_sleeper' both.folded || fail "--folded lacks the [off-cpu] stacks"
+grep -v '\[off-cpu\]' both.folded | grep -q . || fail "--folded lacks the on-CPU stacks"
+ok "folded: on- and off-CPU in one picture"
+
+# the pipe wait: pipe_read in the kernel stack under offcpu_pipe_reader
+"$BPFPERF" record --off-cpu -g -o pipe.data -- "$W" pipe 300 2>/dev/null || fail "record --off-cpu (pipe)"
+"$BPFPERF" report -i pipe.data --event offcpu-time --folded > pipe.folded
+grep -q 'offcpu_pipe_reader;.*pipe_read' pipe.folded || { cat pipe.folded; fail "no pipe_read under offcpu_pipe_reader"; }
+ns=$(ours_ns pipe.data offcpu_pipe_reader)
+within "$ns" 0.28e9 1.5e9 "pipe wait"
+ok "the pipe wait is in the kernel stack ($ns ns)"
+
+# --off-cpu-thresh: each long wait a sample with its own time, inside the recording
+"$BPFPERF" record --off-cpu --off-cpu-thresh 100 -g -o thr.data -- "$W" sleep 5 200 2>/dev/null || fail "record --off-cpu-thresh"
+$PERF script -i thr.data -F event,time,period 2>/dev/null | python3 -c '
+import sys, re
+rows = [l for l in sys.stdin if "offcpu-time" in l]
+big = [l for l in rows if int(re.search(r"(\d+)\s+offcpu-time", l).group(1)) >= 190000000]
+times = [float(re.search(r"(\d+\.\d+):", l).group(1)) for l in big]
+if len(big) != 5: sys.exit("%d samples of >= 190 ms, want 5" % len(big))
+if max(times) > 1e9 or len(set(times)) != 5: sys.exit("times are not the waits own: %s" % times)
+' || fail "--off-cpu-thresh samples"
+ok "--off-cpu-thresh: 5 samples with their own times"
+
+# bad input
+expect_fail "--off-cpu-thresh abc" "invalid --off-cpu-thresh" "$BPFPERF" record --off-cpu --off-cpu-thresh abc -- true
+expect_fail "--off-cpu-thresh without --off-cpu" "need --off-cpu" "$BPFPERF" record --off-cpu-thresh 5 -- true
+expect_fail "report --event that is not there" "no event 'nope'" "$BPFPERF" report -i sleep0.data --event nope
+echo "PASS"
