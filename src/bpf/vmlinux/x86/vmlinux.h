@@ -4,8 +4,8 @@
  * -Dvmlinux_h=vendored). GENERATED, do not edit: regenerate with
  *   scripts/gen-vmlinux-min.py src/bpf/vmlinux/types.txt src/bpf/vmlinux/x86/vmlinux.h
  * from: bpftool v7.1.0 btf dump file /sys/kernel/btf/vmlinux format c
- * kernel: Linux 6.18.44-fc-v769 (x86_64)
- * kept: 210 of 16492 declarations (the roots in types.txt and what they
+ * kernel: Linux 6.18.44-fc-v782 (x86_64)
+ * kept: 211 of 16493 declarations (the roots in types.txt and what they
  * contain by value; pointed-to structs are only declared).
  * Every struct and union is preserve_access_index (the pragma below), so
  * CO-RE relocates field accesses against the running kernel's BTF. A
@@ -2904,6 +2904,14 @@ enum {
 enum {
 	BPF_LOCAL_STORAGE_GET_F_CREATE = 1,
 	BPF_SK_STORAGE_GET_F_CREATE = 1,
+};
+
+enum {
+	BPF_F_SKIP_FIELD_MASK = 255,
+	BPF_F_USER_STACK = 256,
+	BPF_F_FAST_STACK_CMP = 512,
+	BPF_F_REUSE_STACKID = 1024,
+	BPF_F_USER_BUILD_ID = 2048,
 };
 
 struct reciprocal_value {
