@@ -9,7 +9,7 @@
 #include "out/out.h"
 #include "perfdata/decode.h"
 #include "perfdata/reader.h"
-#include "record/off_cpu.h"
+#include "perfdata/offcpu.h"
 #include "util.h"
 
 #include <errno.h>
@@ -84,7 +84,8 @@ static int parse_args(struct report *rp, int argc, char **argv)
 	const struct cli_opt opts[] = {
 		CLI_STR('i', "input", "FILE", "perf.data from bpfperf record or perf record (default perf.data)",
 			&rp->input),
-		CLI_STR('s', "sort", "KEYS", "comma-separated: comm,pid,tid,dso,sym,cpu (default comm,dso,sym)",
+		CLI_STR('s', "sort", "KEYS", "comma-separated: comm,pid,tid,dso,sym,cpu,state (default comm,dso,sym;\n"
+			"state: S, D or I of off-CPU samples)",
 			&rp->sort),
 		CLI_CALL(0, "children", NULL, "accumulate callees' time into callers (default with call graphs)",
 			 &rp->children, set_children),
@@ -269,7 +270,7 @@ int cmd_report(int argc, char **argv)
 	const char *bad = NULL;
 	ho.nkeys = sort_keys_parse(rp.sort, ho.keys, SORT__MAX, &bad);
 	if (ho.nkeys <= 0) {
-		pr_err("unknown sort key '%s' in --sort; use comm, pid, tid, dso, sym or cpu",
+		pr_err("unknown sort key '%s' in --sort; use comm, pid, tid, dso, sym, cpu or state",
 		       bad ? bad : rp.sort);
 		return 2;
 	}

@@ -76,6 +76,15 @@ within "$tot" 1.96e9 2.04e9 "perf report's offcpu-time event count"
 grep -q "of event 'cpu-clock'" ours.txt && grep -q "of event 'offcpu-time'" ours.txt || fail "our report lacks a block per event"
 ok "perf report and ours show offcpu-time as its own event"
 
+# the blocking reason as a sort key: nanosleep sleeps interruptibly (S)
+"$BPFPERF" report -i sleep0.data --event offcpu-time --sort state --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+st = {e["state"]: e["self"] for e in d["entries"]}
+if st != {"S": 100.0}: sys.exit("states %s, want all S" % st)
+' || fail "--sort state"
+ok "--sort state: the sleeps are S"
+
 # one picture: on-CPU and off-CPU stacks, the off-CPU ones under [off-cpu]
 "$BPFPERF" report -i sleep0.data --folded > both.folded
 grep -q '^ocw;\[off-cpu\];.*offcpu_sleeper' both.folded || fail "--folded lacks the [off-cpu] stacks"

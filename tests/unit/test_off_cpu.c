@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include <linux/perf_event.h>
 
+#include "perfdata/offcpu.h"
 #include "record/off_cpu.h"
 #include "off_cpu_data.h"
 

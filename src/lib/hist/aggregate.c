@@ -19,7 +19,7 @@
 
 struct msg {
 	const char *comm;
-	int32_t pid, tid, cpu;
+	int32_t pid, tid, cpu, state;
 	uint32_t nframes;
 	uint64_t period;
 };
@@ -95,7 +95,7 @@ static void process_chunk(struct aggregator *a, const struct chunk *c)
 			}
 		}
 		struct hist_sample hs = { .comm = mg->comm, .pid = mg->pid, .tid = mg->tid,
-					  .cpu = mg->cpu, .period = mg->period,
+					  .cpu = mg->cpu, .state = mg->state, .period = mg->period,
 					  .nframes = mg->nframes, .frames = a->frames };
 		hist_add_sample(a->h, &hs);
 		off += sizeof(*mg) + mg->nframes * sizeof(*qf);
@@ -262,7 +262,8 @@ void agg_add(struct aggregator *a, const struct agg_sample *s)
 	if (n == 0)
 		put_frame(a, &qf[n++], s->pid, s->tid, s->ip, s->space, defer);
 	*mg = (struct msg){ .comm = machine_comm_of(a->m, s->pid, s->tid), .pid = s->pid,
-			    .tid = s->tid, .cpu = s->cpu, .nframes = n, .period = s->period };
+			    .tid = s->tid, .cpu = s->cpu, .state = s->state, .nframes = n,
+			    .period = s->period };
 	a->cur->used += sizeof(*mg) + n * sizeof(*qf);
 	if (!a->threaded)
 		flush_chunk(a);

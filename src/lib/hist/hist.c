@@ -42,6 +42,7 @@ static const struct {
 	{ "sym", "Symbol", SORT_SYM },
 	{ "symbol", "Symbol", SORT_SYM },
 	{ "cpu", "CPU", SORT_CPU },
+	{ "state", "State", SORT_STATE },
 };
 
 int sort_keys_parse(const char *s, enum sort_key *keys, int max, const char **bad)
@@ -107,7 +108,7 @@ const char *sort_key_header(enum sort_key k)
 
 struct root_attr {
 	const char *comm;
-	int pid, tid, cpu;
+	int pid, tid, cpu, state;
 	uint32_t node;
 };
 
@@ -145,9 +146,10 @@ static inline uint64_t node_hash(uint32_t parent, const char *sym, const char *d
 	return mix3(parent, (uintptr_t)sym, (uintptr_t)dso);
 }
 
-static inline uint64_t root_hash(const char *comm, int pid, int tid, int cpu)
+static inline uint64_t root_hash(const char *comm, int pid, int tid, int cpu, int state)
 {
-	return mix3((uintptr_t)comm, ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid, (uint32_t)cpu);
+	return mix3((uintptr_t)comm, ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid,
+		    (uint32_t)cpu | ((uint64_t)(uint32_t)state << 32));
 }
 
 static void trie_init(struct trie *t)
@@ -242,7 +244,7 @@ static void trie_rehash_roots(struct trie *t)
 
 	for (size_t i = 0; i < t->nroots; i++) {
 		const struct root_attr *r = &t->roots[i];
-		size_t j = root_hash(r->comm, r->pid, r->tid, r->cpu) & mask;
+		size_t j = root_hash(r->comm, r->pid, r->tid, r->cpu, r->state) & mask;
 		while (s[j])
 			j = (j + 1) & mask;
 		s[j] = (uint32_t)i + 1;
@@ -253,17 +255,17 @@ static void trie_rehash_roots(struct trie *t)
 }
 
 /* Returns the root's node index. */
-static uint32_t trie_root(struct trie *t, const char *comm, int pid, int tid, int cpu)
+static uint32_t trie_root(struct trie *t, const char *comm, int pid, int tid, int cpu, int state)
 {
 	size_t mask = t->nrslots - 1;
-	size_t j = root_hash(comm, pid, tid, cpu) & mask;
+	size_t j = root_hash(comm, pid, tid, cpu, state) & mask;
 
 	for (;;) {
 		uint32_t s = t->rslots[j];
 		if (!s)
 			break;
 		const struct root_attr *r = &t->roots[s - 1];
-		if (r->comm == comm && r->pid == pid && r->tid == tid && r->cpu == cpu)
+		if (r->comm == comm && r->pid == pid && r->tid == tid && r->cpu == cpu && r->state == state)
 			return r->node;
 		j = (j + 1) & mask;
 	}
@@ -274,6 +276,7 @@ static uint32_t trie_root(struct trie *t, const char *comm, int pid, int tid, in
 	r->pid = pid;
 	r->tid = tid;
 	r->cpu = cpu;
+	r->state = state;
 	r->node = trie_new_node(t, NONE, ri, comm, NULL, 'c');
 	t->rslots[j] = ri + 1;
 	if (t->nroots * 2 > t->nrslots)
@@ -313,6 +316,8 @@ static int cmp_node_name(const void *pa, const void *pb)
 			return ra->tid < rb->tid ? -1 : 1;
 		if (ra->cpu != rb->cpu)
 			return ra->cpu < rb->cpu ? -1 : 1;
+		if (ra->state != rb->state)
+			return ra->state < rb->state ? -1 : 1;
 	}
 	return 0;
 }
@@ -417,7 +422,7 @@ struct hist {
 	uint64_t total_period, total_samples;
 	/* last root, to skip the root lookup for runs of samples of one thread */
 	const char *last_comm;
-	int last_pid, last_tid, last_cpu;
+	int last_pid, last_tid, last_cpu, last_state;
 	uint32_t last_root;
 
 	/* entries (after hist_finish) */
@@ -538,20 +543,22 @@ void hist_add_sample(struct hist *h, const struct hist_sample *s)
 	int pid = h->key[SORT_PID] ? s->pid : 0;
 	int tid = h->key[SORT_TID] ? s->tid : 0;
 	int cpu = h->key[SORT_CPU] ? s->cpu : 0;
+	int state = h->key[SORT_STATE] ? s->state : 0;
 	const char *comm = s->comm ? s->comm : unknown_str;
 	size_t nf = s->frames ? s->nframes : 0;
 	uint32_t root, node;
 
 	if (h->last_root != NONE && comm == h->last_comm && pid == h->last_pid && tid == h->last_tid &&
-	    cpu == h->last_cpu) {
+	    cpu == h->last_cpu && state == h->last_state) {
 		root = h->last_root;
 	} else {
-		root = trie_root(&h->trie, comm, pid, tid, cpu);
+		root = trie_root(&h->trie, comm, pid, tid, cpu, state);
 		h->last_root = root;
 		h->last_comm = comm;
 		h->last_pid = pid;
 		h->last_tid = tid;
 		h->last_cpu = cpu;
+		h->last_state = state;
 	}
 
 	if (h->last_stk != SIZE_MAX) {
@@ -617,7 +624,7 @@ counted:
 
 struct ekey {
 	const char *comm, *dso, *sym;
-	int pid, tid, cpu;
+	int pid, tid, cpu, state;
 };
 
 static void make_key(const struct hist *h, const struct root_attr *r, const struct hist_frame *f,
@@ -627,6 +634,7 @@ static void make_key(const struct hist *h, const struct root_attr *r, const stru
 	k->pid = h->key[SORT_PID] ? r->pid : 0;
 	k->tid = h->key[SORT_TID] ? r->tid : 0;
 	k->cpu = h->key[SORT_CPU] ? r->cpu : 0;
+	k->state = h->key[SORT_STATE] ? r->state : 0;
 	k->sym = h->key[SORT_SYM] ? f->sym : NULL;
 	k->dso = (h->key[SORT_SYM] || h->key[SORT_DSO]) ? f->dso : NULL;
 }
@@ -634,14 +642,15 @@ static void make_key(const struct hist *h, const struct root_attr *r, const stru
 static inline uint64_t ekey_hash(const struct ekey *k)
 {
 	return mix3((uintptr_t)k->comm ^ ((uint64_t)(uint32_t)k->pid << 17), (uintptr_t)k->sym ^ (uint32_t)k->tid,
-		    (uintptr_t)k->dso ^ ((uint64_t)(uint32_t)k->cpu << 23));
+		    (uintptr_t)k->dso ^ ((uint64_t)(uint32_t)k->cpu << 23) ^ ((uint64_t)(uint32_t)k->state << 47));
 }
 
 static inline bool ekey_match(const struct hist *h, const struct hist_entry *e, const struct ekey *k)
 {
 	return (!(h->key[SORT_COMM] || h->key[SORT_PID]) || e->comm == k->comm) &&
 	       (!h->key[SORT_PID] || e->pid == k->pid) && (!h->key[SORT_TID] || e->tid == k->tid) &&
-	       (!h->key[SORT_CPU] || e->cpu == k->cpu) && (!h->key[SORT_SYM] || e->sym == k->sym) &&
+	       (!h->key[SORT_CPU] || e->cpu == k->cpu) && (!h->key[SORT_STATE] || e->state == k->state) &&
+	       (!h->key[SORT_SYM] || e->sym == k->sym) &&
 	       (!(h->key[SORT_SYM] || h->key[SORT_DSO]) || e->dso == k->dso);
 }
 
@@ -657,6 +666,7 @@ static void ents_rehash(struct hist *h)
 		k.pid = h->key[SORT_PID] ? e->pid : 0;
 		k.tid = h->key[SORT_TID] ? e->tid : 0;
 		k.cpu = h->key[SORT_CPU] ? e->cpu : 0;
+		k.state = h->key[SORT_STATE] ? e->state : 0;
 		k.sym = h->key[SORT_SYM] ? e->sym : NULL;
 		k.dso = (h->key[SORT_SYM] || h->key[SORT_DSO]) ? e->dso : NULL;
 		size_t j = ekey_hash(&k) & mask;
@@ -699,6 +709,7 @@ static uint32_t entry_of(struct hist *h, uint32_t v, bool create)
 	he->e.pid = r->pid;
 	he->e.tid = r->tid;
 	he->e.cpu = r->cpu;
+	he->e.state = r->state;
 	he->e.dso = nd->frame.dso;
 	he->e.sym = nd->frame.sym;
 	he->e.level = nd->frame.level;
@@ -1210,6 +1221,9 @@ static int cmp_entries(const void *pa, const void *pb)
 		case SORT_CPU:
 			c = cmp_int(a->cpu, b->cpu);
 			break;
+		case SORT_STATE:
+			c = cmp_int(a->state, b->state);
+			break;
 		default:
 			break;
 		}
@@ -1347,7 +1361,7 @@ static const struct trie *comm_trie(const struct hist *hc)
 	struct hist *h = (struct hist *)hc;
 	const struct trie *t = &h->trie;
 
-	if (!h->key[SORT_PID] && !h->key[SORT_TID] && !h->key[SORT_CPU]) {
+	if (!h->key[SORT_PID] && !h->key[SORT_TID] && !h->key[SORT_CPU] && !h->key[SORT_STATE]) {
 		trie_sort_kids(&h->trie);
 		return t;
 	}
@@ -1359,7 +1373,7 @@ static const struct trie *comm_trie(const struct hist *hc)
 	for (size_t i = 0; i < t->nnodes; i++) {
 		const struct tnode *nd = &t->nodes[i];
 		if (nd->parent == NONE)
-			map[i] = trie_root(m, t->roots[nd->root].comm, 0, 0, 0);
+			map[i] = trie_root(m, t->roots[nd->root].comm, 0, 0, 0, 0);
 		else
 			map[i] = trie_child(m, map[nd->parent], nd->frame.sym, nd->frame.dso, nd->frame.level);
 		m->nodes[map[i]].self_period += nd->self_period;

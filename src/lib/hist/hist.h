@@ -17,6 +17,7 @@ enum sort_key {
 	SORT_DSO,	/* "dso":    Shared Object */
 	SORT_SYM,	/* "sym":    Symbol, shown as "[k] name" / "[.] name" */
 	SORT_CPU,	/* "cpu" */
+	SORT_STATE,	/* "state": why an off-CPU sample's task was blocked (S, D, I) */
 	SORT__MAX,
 };
 
@@ -35,6 +36,7 @@ struct hist_frame {
 struct hist_sample {
 	const char *comm;
 	int pid, tid, cpu;
+	int state;		/* off-CPU samples: 'S', 'D', 'I'; else 0 */
 	uint64_t period;	/* weight: the sample's period (cpu-clock: ns) */
 	size_t nframes;		/* >= 1: frames[0] is the sampled ip (leaf), then callers */
 	const struct hist_frame *frames;
@@ -71,6 +73,7 @@ struct hist_entry {
 	/* key values; only those in opts.keys are meaningful */
 	const char *comm;
 	int pid, tid, cpu;
+	int state;
 	const char *dso;
 	const char *sym;
 	char level;

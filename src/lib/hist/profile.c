@@ -3,6 +3,8 @@
  * threads, maps and symbols into the machine, samples aggregated into a hist
  * on two threads. See profile.h. */
 #include "hist/profile.h"
+#include "perfdata/offcpu.h"
+#include "off_cpu_data.h"
 #include "hist/aggregate.h"
 #include "hist/hist.h"
 #include "log.h"
@@ -27,6 +29,17 @@ static enum addr_space misc_space(uint16_t misc)
 	}
 }
 
+/* The task state an offcpu-time sample carries in its RAW data (see
+ * record/off_cpu.h), as a letter; 0 for other samples. */
+static int off_cpu_sample_state(const struct pd_event *ev, const struct pd_sample *s)
+{
+	struct off_cpu_raw raw;
+	if (!s->raw || s->raw_size < sizeof(raw) || strcmp(ev->name, OFF_CPU_EVENT_NAME))
+		return 0;
+	memcpy(&raw, s->raw, sizeof(raw));
+	return off_cpu_state_char(raw.state);
+}
+
 static void on_sample(struct profile *rp, const struct pd_record *r)
 {
 	const struct pd_sample *s = &r->s;
@@ -48,6 +61,7 @@ static void on_sample(struct profile *rp, const struct pd_record *r)
 		.callchain = s->callchain,
 		.nr_callchain = s->nr_callchain,
 		.ip = s->ip,
+		.state = off_cpu_sample_state(ev, s),
 	};
 	agg_add(rp->agg, &as);
 	rp->samples++;

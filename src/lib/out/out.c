@@ -205,6 +205,9 @@ static void print_row(FILE *f, const struct hist *h, const struct hist_entry *e,
 		case SORT_CPU:
 			fprintf(f, "%*.*d", w, w, e->cpu);
 			break;
+		case SORT_STATE:
+			fprintf(f, "%-*c", last ? 1 : w, e->state ? e->state : '-');
+			break;
 		default:
 			break;
 		}
@@ -421,6 +424,10 @@ int out_json(FILE *f, const struct hist *h, const struct out_opts *o)
 				break;
 			case SORT_CPU:
 				jw_kv_int(jw, "cpu", e->cpu);
+				break;
+			case SORT_STATE:
+				jw_kv_string(jw, "state", e->state == 'S' ? "S" : e->state == 'D' ? "D" :
+							   e->state == 'I' ? "I" : "-");
 				break;
 			default:
 				break;

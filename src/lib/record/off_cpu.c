@@ -62,17 +62,6 @@ size_t off_cpu_callchain(const uint64_t *kips, size_t nk, const uint64_t *uips, 
 	return n;
 }
 
-char off_cpu_state_char(uint32_t state)
-{
-	if ((state & OFF_CPU_TASK_UNINTERRUPTIBLE) && (state & OFF_CPU_TASK_NOLOAD))
-		return 'I';
-	if (state & OFF_CPU_TASK_UNINTERRUPTIBLE)
-		return 'D';
-	if (state & OFF_CPU_TASK_INTERRUPTIBLE)
-		return 'S';
-	return '?';
-}
-
 /* ---- loading ---- */
 
 static bool btf_usable(void *ctx, const char **why)

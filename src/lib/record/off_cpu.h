@@ -18,12 +18,8 @@
 #ifndef BPFPERF_RECORD_OFF_CPU_H
 #define BPFPERF_RECORD_OFF_CPU_H
 
+#include "perfdata/offcpu.h"
 #include "record/record.h"
-
-#define OFF_CPU_EVENT_NAME "offcpu-time"
-/* The time of samples aggregated over the whole recording (perf's
- * OFF_CPU_TIMESTAMP shape: after every real sample). */
-#define OFF_CPU_TIME_END (~0ull << 32)
 
 struct record_off_cpu_opts {
 	bool system_wide;
@@ -60,9 +56,5 @@ void record_off_cpu_free(struct record_off_cpu *oc);
  * of entries (at most cap). */
 size_t off_cpu_callchain(const uint64_t *kips, size_t nk, const uint64_t *uips, size_t nu, uint64_t *out,
 			 size_t cap);
-
-/* The state letter perf's ps-like tools use: 'S' sleeping, 'D' disk
- * (uninterruptible), 'I' idle (D with NOLOAD), '?' other. */
-char off_cpu_state_char(uint32_t state);
 
 #endif
