@@ -10,7 +10,8 @@
  * samples of the `offcpu-time` event.
  *
  * Designs (user space picks the first that loads): tp_btf + task storage,
- * raw_tp + task storage, raw_tp + a hash map keyed by thread id. */
+ * raw_tp + a hash map keyed by thread id (task storage would need a
+ * trusted pointer to the task switched in, which raw_tp does not give). */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
@@ -90,12 +91,13 @@ static __always_inline struct off_cpu_tstamp *slot(struct task_struct *t, bool c
 	return ts;
 }
 
-static __always_inline void switch_out(void *ctx, struct task_struct *prev)
+static __always_inline void switch_out(void *ctx, bool preempt, struct task_struct *prev)
 {
 	unsigned int state = core_task_state(prev) & OFF_CPU_STATE_MASK;
 	struct off_cpu_tstamp *ts;
 
-	if (!(state & (OFF_CPU_TASK_INTERRUPTIBLE | OFF_CPU_TASK_UNINTERRUPTIBLE)))
+	/* preempted: still runnable, whatever its state word says */
+	if (preempt || !(state & (OFF_CPU_TASK_INTERRUPTIBLE | OFF_CPU_TASK_UNINTERRUPTIBLE)))
 		return;
 	if (!target_match(bpf_get_current_pid_tgid()))
 		return;
@@ -167,7 +169,7 @@ static __always_inline void switch_in(struct task_struct *next)
 SEC("tp_btf/sched_switch")
 int BPF_PROG(off_cpu_switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	switch_out(ctx, prev);
+	switch_out(ctx, preempt, prev);
 	switch_in(next);
 	return 0;
 }
@@ -175,7 +177,7 @@ int BPF_PROG(off_cpu_switch_btf, bool preempt, struct task_struct *prev, struct 
 SEC("raw_tp/sched_switch")
 int BPF_PROG(off_cpu_switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	switch_out(ctx, prev);
+	switch_out(ctx, preempt, prev);
 	switch_in(next);
 	return 0;
 }

@@ -132,7 +132,7 @@ static const struct cli_opt record_opts[] = {
 	CLI_U64(0, "stack-skip", "N", "with --off-cpu: drop the first N kernel frames (default: the\n"
 		"tracing machinery, by symbol or by measured depth)", &o.stack_skip, 0, 127,
 		"a number of frames from 0 to 127"),
-	CLI_U64(0, "off-cpu-min-design", "N", NULL, &o.off_cpu_min_design, 0, 2, "0, 1 or 2"),
+	CLI_U64(0, "off-cpu-min-design", "N", NULL, &o.off_cpu_min_design, 0, 1, "0 or 1"),
 	CLI_END,
 };
 

@@ -74,19 +74,10 @@ static bool btf_usable(void *ctx, const char **why)
 	return skel_task_storage_usable(why);
 }
 
-static bool raw_ts_usable(void *ctx, const char **why)
-{
-	const struct record_off_cpu *oc = ctx;
-	if (oc->o.min_design > 1) {
-		*why = "task storage turned off (testing)";
-		return false;
-	}
-	return skel_task_storage_usable(why);
-}
-
 static const struct skel_design designs[] = {
+	/* Task storage needs a trusted task pointer for the task switched
+	 * in, which only tp_btf programs get: raw_tp means a hash map. */
 	{ "tp_btf sched_switch with task storage", btf_usable },
-	{ "raw tracepoint sched_switch with task storage", raw_ts_usable },
 	{ "raw tracepoint sched_switch with a hash map", NULL },
 };
 
@@ -108,7 +99,7 @@ static int load_design(void *ctx, int design)
 	k->rodata->target_cfg.by_tgid = !o->system_wide && (o->nr_pids || o->workload > 0);
 	k->rodata->target_cfg.by_tid = !o->system_wide && o->nr_tids;
 	k->rodata->thresh_ns = o->thresh_ns;
-	bool ts = design != 2;
+	bool ts = design == 0;
 	k->rodata->use_task_storage = ts;
 	bpf_map__set_max_entries(k->maps.off_cpu, o->map_entries ? o->map_entries : DEFAULT_ENTRIES);
 	bpf_map__set_autocreate(k->maps.tstamp, ts);
@@ -310,7 +301,7 @@ static int oc_after_open(void *ctx, struct recording *r)
 	struct bpf_program *progs[] = {
 		follow ? k->progs.off_cpu_exec : NULL,
 		follow ? k->progs.off_cpu_fork : NULL,
-		oc->design == 2 ? k->progs.off_cpu_free : NULL,
+		oc->design == 1 ? k->progs.off_cpu_free : NULL,
 		oc->design == 0 ? k->progs.off_cpu_switch_btf : k->progs.off_cpu_switch_raw,
 	};
 	struct bpf_link **links[] = { &oc->links[0], &oc->links[1], &oc->links[2], &oc->links[3] };
@@ -364,6 +355,11 @@ static int oc_finish(void *ctx, struct recording *r)
 	oc->st.waits = c[OFF_CPU_CNT_WAITS];
 	oc->st.lost = c[OFF_CPU_CNT_MAP_FULL] + c[OFF_CPU_CNT_TASK_FULL];
 	oc->st.no_stack = c[OFF_CPU_CNT_NO_STACK];
+	pr_debug("off-CPU: %llu switch-outs of targets, %llu waits, %llu slot full, %llu map full, "
+		 "%llu without stacks, %llu long waits aggregated (ring buffer full)",
+		 (unsigned long long)c[OFF_CPU_CNT_SWITCH_OUT], (unsigned long long)c[OFF_CPU_CNT_WAITS],
+		 (unsigned long long)c[OFF_CPU_CNT_TASK_FULL], (unsigned long long)c[OFF_CPU_CNT_MAP_FULL],
+		 (unsigned long long)c[OFF_CPU_CNT_NO_STACK], (unsigned long long)c[OFF_CPU_CNT_RINGBUF_FULL]);
 	return err;
 }
 

@@ -31,7 +31,7 @@ struct record_off_cpu_opts {
 	uint64_t thresh_ns;	/* waits at least this long: a sample each, with its time (0: none) */
 	int stack_skip;		/* kernel frames dropped; STACK_SKIP_AUTO (sym/stack_skip.h) */
 	uint32_t map_entries;	/* aggregation entries (0: default); flushed when half full */
-	int min_design;		/* testing: 1 raw_tp + task storage, 2 raw_tp + hash map */
+	int min_design;		/* testing: 1 the raw_tp + hash map design */
 };
 
 struct record_off_cpu_stats {
