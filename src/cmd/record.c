@@ -206,6 +206,35 @@ static int setup_filters(struct sample_filter *sf, size_t nspecs, const size_t *
 	return e2 == -EINVAL || e2 == -E2BIG ? -EIO : e2;	/* not usage errors */
 }
 
+/* The --filter expressions given before any -e apply to every event, the
+ * off-CPU samples too: joined into *e. A term those samples lack is a
+ * usage error. */
+static int off_cpu_filter(struct sf_expr *e)
+{
+	bool any = false;
+	for (size_t f = 0; f < o.nr_filters; f++) {
+		struct sf_expr x;
+		struct sf_error err;
+		if (o.filters[f].after || sf_parse(o.filters[f].text, &x, &err, NULL))
+			continue;	/* after an -e: that event's only */
+		for (uint32_t i = 0; i < x.n; i++)
+			if (!off_cpu_filter_term_ok(x.e[i].term)) {
+				pr_err("invalid --filter '%s': off-CPU samples have no '%s' (they have tid, pid, "
+				       "ip, period and time); give the filter after -e EVENT to filter that "
+				       "event only", x.text, sf_term_name(x.e[i].term, x.e[i].part));
+				return -EINVAL;
+			}
+		if (!any)
+			*e = x;
+		else if (sf_expr_and(e, &x))
+			return -E2BIG;
+		any = true;
+	}
+	if (!any)
+		e->n = 0;
+	return 0;
+}
+
 /* Combinations the table cannot check. */
 static int check_options(void)
 {
@@ -243,6 +272,9 @@ static void print_off_cpu(const struct record_off_cpu *oc)
 	fprintf(stderr, "[ bpfperf record: off-CPU: %llu waits, %.3f s blocked, in %llu %s samples ]\n",
 		(unsigned long long)s.waits, (double)s.total_ns / 1e9, (unsigned long long)s.samples,
 		OFF_CPU_EVENT_NAME);
+	if (s.filtered)
+		fprintf(stderr, "[ bpfperf record: the filter dropped %llu samples of %s ]\n",
+			(unsigned long long)s.filtered, OFF_CPU_EVENT_NAME);
 	if (s.lost)
 		fprintf(stderr, "[ bpfperf record: off-CPU: LOST %llu waits: the BPF maps were full ]\n",
 			(unsigned long long)s.lost);
@@ -385,8 +417,15 @@ int cmd_record(int argc, char **argv)
 	}
 	if (sf)
 		hooks[ro.nr_hooks++] = sample_filter_hook(sf);
+	struct sf_expr ocf = { .n = 0 };
+	if (o.off_cpu && off_cpu_filter(&ocf) < 0) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	if (o.off_cpu) {
 		struct record_off_cpu_opts oo = {
+			.filter = ocf.e,
+			.nr_filter = ocf.n,
 			.system_wide = ro.system_wide,
 			.pids = o.target.pids,
 			.nr_pids = o.target.nr_pids,

@@ -3,7 +3,17 @@
 # in our report and in perf 6.1's (the oracle reads our offcpu-time samples),
 # kernel stacks that start at the scheduler (tracing machinery skipped), the
 # pipe wait, the threshold's individual samples, the three BPF designs, and
-# bad input.
+# --filter before any -e applies to the off-CPU samples too
+"$BPFPERF" record --off-cpu --off-cpu-thresh 100 --filter 'period > 1000000000' -g -o flt.data \
+  -- "$W" sleep 5 200 2>flt.err || { cat flt.err; fail "record --off-cpu --filter"; }
+grep -q "dropped 5 samples of offcpu-time" flt.err || { cat flt.err; fail "the filter did not drop the 5 off-CPU samples"; }
+n=$($PERF script -i flt.data -F event 2>/dev/null | grep -c offcpu-time || true)
+[ "$n" = 0 ] || fail "$n offcpu-time samples kept by 'period > 1000000000'"
+ok "--filter drops off-CPU samples (dropped count printed)"
+
+# bad input
+expect_fail "--filter on a term off-CPU samples lack" "off-CPU samples have no 'uid'" \
+  "$BPFPERF" record --off-cpu --filter 'uid == 0' -o bad.data -- true.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd perf linux-perf
@@ -111,7 +121,17 @@ if max(times) > 1e9 or len(set(times)) != 5: sys.exit("times are not the waits o
 ' || fail "--off-cpu-thresh samples"
 ok "--off-cpu-thresh: 5 samples with their own times"
 
+# --filter before any -e applies to the off-CPU samples too
+"$BPFPERF" record --off-cpu --off-cpu-thresh 100 --filter 'period > 1000000000' -g -o flt.data \
+  -- "$W" sleep 5 200 2>flt.err || { cat flt.err; fail "record --off-cpu --filter"; }
+grep -q "dropped 5 samples" flt.err || { cat flt.err; fail "the filter did not drop the 5 off-CPU samples"; }
+n=$($PERF script -i flt.data -F event 2>/dev/null | grep -c offcpu-time || true)
+[ "$n" = 0 ] || fail "$n offcpu-time samples kept by 'period > 1000000000'"
+ok "--filter drops off-CPU samples (dropped count printed)"
+
 # bad input
+expect_fail "--filter on a term off-CPU samples lack" "off-CPU samples have no 'uid'" \
+  "$BPFPERF" record --off-cpu --filter 'uid == 0' -o bad.data -- true
 expect_fail "--off-cpu-thresh abc" "invalid --off-cpu-thresh" "$BPFPERF" record --off-cpu --off-cpu-thresh abc -- true
 expect_fail "--off-cpu-thresh without --off-cpu" "need --off-cpu" "$BPFPERF" record --off-cpu-thresh 5 -- true
 expect_fail "report --event that is not there" "no event 'nope'" "$BPFPERF" report -i sleep0.data --event nope

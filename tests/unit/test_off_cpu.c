@@ -45,8 +45,34 @@ static void test_states(void **state)
 	assert_int_equal(off_cpu_state_char(0), '?');
 }
 
+/* --filter on off-CPU samples: the same step as the BPF filter, terms
+ * they have only. */
+static void test_filter(void **state)
+{
+	(void)state;
+	struct sample_filter_entry tid_is_7[] = { { .term = SF_TERM_TID, .op = SF_OP_EQ, .value = 7 } };
+	assert_true(off_cpu_filter_match(tid_is_7, 1, 5, 7, 0, 100, 0));
+	assert_false(off_cpu_filter_match(tid_is_7, 1, 7, 5, 0, 100, 0));
+	/* period > 10, (pid == 1 || pid == 2) */
+	struct sample_filter_entry grp[] = {
+		{ .term = SF_TERM_PERIOD, .op = SF_OP_GT, .value = 10 },
+		{ .term = SF_TERM_NONE, .op = SF_OP_GROUP_BEGIN },
+		{ .term = SF_TERM_PID, .op = SF_OP_EQ, .value = 1 },
+		{ .term = SF_TERM_PID, .op = SF_OP_EQ, .value = 2 },
+		{ .term = SF_TERM_NONE, .op = SF_OP_GROUP_END },
+	};
+	assert_true(off_cpu_filter_match(grp, 5, 2, 9, 0, 11, 0));
+	assert_false(off_cpu_filter_match(grp, 5, 3, 9, 0, 11, 0));
+	assert_false(off_cpu_filter_match(grp, 5, 1, 9, 0, 10, 0));
+	assert_true(off_cpu_filter_match(grp, 0, 1, 9, 0, 10, 0));	/* no filter */
+	assert_true(off_cpu_filter_term_ok(SF_TERM_IP) && off_cpu_filter_term_ok(SF_TERM_TIME));
+	assert_false(off_cpu_filter_term_ok(SF_TERM_UID) || off_cpu_filter_term_ok(SF_TERM_CPU) ||
+		     off_cpu_filter_term_ok(SF_TERM_CGROUP) || off_cpu_filter_term_ok(SF_TERM_ADDR));
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(test_callchain), cmocka_unit_test(test_states) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_callchain), cmocka_unit_test(test_states),
+					    cmocka_unit_test(test_filter) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,6 +62,28 @@ size_t off_cpu_callchain(const uint64_t *kips, size_t nk, const uint64_t *uips, 
 	return n;
 }
 
+bool off_cpu_filter_term_ok(uint32_t term)
+{
+	return term == SF_TERM_NONE || term == SF_TERM_TID || term == SF_TERM_PID || term == SF_TERM_IP ||
+	       term == SF_TERM_PERIOD || term == SF_TERM_TIME;
+}
+
+bool off_cpu_filter_match(const struct sample_filter_entry *e, size_t n, uint32_t pid, uint32_t tid,
+			  uint64_t ip, uint64_t period, uint64_t time)
+{
+	struct sf_state st = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v = e[i].term == SF_TERM_TID ? tid : e[i].term == SF_TERM_PID ? pid :
+			     e[i].term == SF_TERM_IP ? ip : e[i].term == SF_TERM_PERIOD ? period :
+			     e[i].term == SF_TERM_TIME ? time : 0;
+		if (sf_skip(&st, e[i].op))
+			continue;
+		if (sf_step(&st, e[i].op, v, e[i].value) < 0)
+			return false;
+	}
+	return true;
+}
+
 /* ---- loading ---- */
 
 static bool btf_usable(void *ctx, const char **why)
@@ -173,11 +195,16 @@ static int write_sample(struct record_off_cpu *oc, const struct off_cpu_key *k, 
 		uint64_t nr;
 		uint64_t chain[2 * OFF_CPU_STACK_MAX + 2];
 	} s = { 0 };
+	uint64_t ip = nk ? kips[0] : nu ? uips[0] : 0;
+	if (oc->o.nr_filter && !off_cpu_filter_match(oc->o.filter, oc->o.nr_filter, k->tgid, k->pid, ip, period, time)) {
+		oc->st.filtered++;
+		return 0;
+	}
 	s.nr = off_cpu_callchain(kips, nk, uips, nu, s.chain, sizeof(s.chain) / sizeof(s.chain[0]));
 	s.h.type = PERF_RECORD_SAMPLE;
 	s.h.misc = nk ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 	s.id = oc->id;
-	s.ip = nk ? kips[0] : nu ? uips[0] : 0;
+	s.ip = ip;
 	s.pid = k->tgid;
 	s.tid = k->pid;
 	s.time = time;

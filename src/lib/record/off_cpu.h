@@ -20,6 +20,7 @@
 
 #include "perfdata/offcpu.h"
 #include "record/record.h"
+#include "sample_filter_data.h"
 
 struct record_off_cpu_opts {
 	bool system_wide;
@@ -32,6 +33,10 @@ struct record_off_cpu_opts {
 	int stack_skip;		/* kernel frames dropped; STACK_SKIP_AUTO (sym/stack_skip.h) */
 	uint32_t map_entries;	/* aggregation entries (0: default); flushed when half full */
 	int min_design;		/* testing: 1 the raw_tp + hash map design */
+	/* A sample filter (--filter for every event) applied to the off-CPU
+	 * samples as they are written: terms off_cpu_filter_term_ok() only. */
+	const struct sample_filter_entry *filter;
+	size_t nr_filter;
 };
 
 struct record_off_cpu_stats {
@@ -40,6 +45,7 @@ struct record_off_cpu_stats {
 	uint64_t lost;		/* waits lost (map or slot full) */
 	uint64_t no_stack;	/* waits whose stacks could not be taken */
 	uint64_t total_ns;	/* off-CPU time written */
+	uint64_t filtered;	/* samples the filter dropped */
 	const char *design;	/* the BPF design loaded */
 };
 
@@ -56,5 +62,12 @@ void record_off_cpu_free(struct record_off_cpu *oc);
  * of entries (at most cap). */
 size_t off_cpu_callchain(const uint64_t *kips, size_t nk, const uint64_t *uips, size_t nu, uint64_t *out,
 			 size_t cap);
+
+/* The sample filter terms an off-CPU sample has: tid, pid, ip (its first
+ * frame), period (ns blocked) and time. */
+bool off_cpu_filter_term_ok(uint32_t term);
+/* Does a sample with these fields pass the filter's n entries? */
+bool off_cpu_filter_match(const struct sample_filter_entry *e, size_t n, uint32_t pid, uint32_t tid,
+			  uint64_t ip, uint64_t period, uint64_t time);
 
 #endif
