@@ -110,6 +110,46 @@ static __always_inline struct lock_tstamp *tstamp_get(bool ts, bool create)
 	return bpf_map_lookup_elem(&tstamp_hash, &tid);
 }
 
+/* The thread holding a mutex or an rwsem held for write (the owner word
+ * is a task_struct pointer with flag bits below bit 3), its comm kept for
+ * user space; 0 when there is no single owner to name (readers, spinning
+ * locks, an rt kernel's mutexes). */
+static __always_inline __u32 lock_owner(__u64 lock, __u32 flags)
+{
+	long owner;
+
+	if (flags & LOCK_F_MUTEX) {
+		struct mutex *m = (void *)lock;
+
+		if (!bpf_core_field_exists(m->owner))
+			return 0;
+		owner = BPF_CORE_READ(m, owner.counter);
+	} else if ((flags & (LOCK_F_READ | LOCK_F_WRITE)) &&
+		   !(flags & (LOCK_F_SPIN | LOCK_F_PERCPU | LOCK_F_RT))) {
+		struct rw_semaphore *s = (void *)lock;
+
+		if (!bpf_core_field_exists(s->owner))
+			return 0;
+		owner = BPF_CORE_READ(s, owner.counter);
+		if (owner & 1)	/* RWSEM_READER_OWNED: readers, no single owner */
+			return 0;
+	} else {
+		return 0;
+	}
+	struct task_struct *t = (struct task_struct *)(owner & ~7L);
+	char comm[16];
+	__u32 tid;
+
+	if (!t)
+		return 0;
+	tid = BPF_CORE_READ(t, pid);
+	if (tid && !bpf_map_lookup_elem(&task_comms, &tid)) {
+		BPF_CORE_READ_STR_INTO(&comm, t, comm);
+		bpf_map_update_elem(&task_comms, &tid, comm, BPF_ANY);
+	}
+	return tid;
+}
+
 /* Is this lock type selected? flags_filter has bit (1 << flags) per type. */
 static __always_inline bool type_selected(__u32 flags)
 {
@@ -141,6 +181,7 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, bool ts)
 		if (p->stack_id < 0)
 			count(LOCK_CNT_NO_STACK);
 	}
+	p->owner = aggr == LOCK_AGGR_OWNER ? lock_owner(lock, flags) : 0;
 	p->lock = lock;
 	p->flags = flags;
 	p->ts = bpf_ktime_get_ns();
@@ -216,6 +257,12 @@ static __always_inline int on_end(__u64 lock, bool ts)
 		break;
 	case LOCK_AGGR_TASK:
 		k.id = (__u32)pid_tgid;
+		break;
+	case LOCK_AGGR_OWNER:
+		k.id = p->owner;
+		break;
+	case LOCK_AGGR_CGROUP:
+		k.id = bpf_get_current_cgroup_id();
 		break;
 	default:
 		k.id = (__u64)(__s64)p->stack_id;

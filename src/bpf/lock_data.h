@@ -21,6 +21,9 @@ enum lock_aggr {
 	LOCK_AGGR_CALLER = 0,	/* the stack of the contention (stack id) */
 	LOCK_AGGR_ADDR = 1,	/* the lock's address */
 	LOCK_AGGR_TASK = 2,	/* the waiting thread */
+	LOCK_AGGR_OWNER = 3,	/* the thread holding the lock at the begin (mutexes, rwsems held
+				 * for write; 0: unknown, e.g. readers or spinlocks) */
+	LOCK_AGGR_CGROUP = 4,	/* the waiting thread's cgroup v2 id */
 };
 
 /* Locks the BPF side recognises by address in the waiting task's context
@@ -33,7 +36,7 @@ enum lock_known {
 };
 
 struct lock_key {
-	__u64 id;		/* stack id, lock address or tid (enum lock_aggr) */
+	__u64 id;		/* stack id, lock address, tid or cgroup id (enum lock_aggr) */
 	__u32 flags;		/* LOCK_F_* of the contention (LOCK_AGGR_CALLER; else 0) */
 	__u32 pad;
 };
@@ -54,6 +57,8 @@ struct lock_tstamp {
 	__u64 lock;
 	__u32 flags;
 	__s32 stack_id;
+	__u32 owner;		/* LOCK_AGGR_OWNER: the holder's tid at the begin, 0 unknown */
+	__u32 pad;
 };
 
 /* A slab cache's name (LOCK_AGGR_ADDR), keyed by struct kmem_cache *. */

@@ -16,6 +16,7 @@
 #include "sym/stack_skip.h"
 #include "json.h"
 #include "log.h"
+#include "out/lock_print.h"
 #include "skel/skel.h"
 #include "target/target.h"
 #include "util.h"
@@ -26,13 +27,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const sort_keys[] = { "wait_total", "contended", "wait_max", "wait_min", "avg_wait", NULL };
-enum { KEY_WAIT_TOTAL, KEY_CONTENDED, KEY_WAIT_MAX, KEY_WAIT_MIN, KEY_AVG_WAIT };
 
 struct lock_cli {
 	bool use_bpf;
 	bool lock_addr;
 	bool threads;
+	bool owner;		/* -o */
+	bool cgroup;		/* -g */
 	int key;
 	uint64_t entries;
 	const char *types;
@@ -88,7 +89,10 @@ static int parse_args(int argc, char **argv, struct lock_cli *o, uint64_t *type_
 		CLI_FLAG('l', "lock-addr", "one entry per lock, named where possible (mmap_lock, siglock,\n"
 			 "rq_lock, global locks, &<slab cache>)", &o->lock_addr),
 		CLI_FLAG('t', "threads", "one entry per waiting thread", &o->threads),
-		CLI_CHOICE('k', "key", "KEY", "sort by KEY (default wait_total)", &o->key, sort_keys),
+		CLI_FLAG('o', "lock-owner", "one entry per thread holding the lock (mutexes, rwsems held\n"
+			 "for write; [unknown] for the rest)", &o->owner),
+		CLI_FLAG('g', "lock-cgroup", "one entry per cgroup of the waiting threads", &o->cgroup),
+		CLI_CHOICE('k', "key", "KEY", "sort by KEY (default wait_total)", &o->key, lock_sort_key_names),
 		CLI_U64('E', "entries", "N", "show only the first N entries", &o->entries, 1, 1e9,
 			"a positive number of entries"),
 		CLI_STR('Y', "type-filter", "TYPES", "only these lock types (comma-separated)", &o->types),
@@ -123,8 +127,9 @@ static int parse_args(int argc, char **argv, struct lock_cli *o, uint64_t *type_
 	o->target.argv = args.cmd;
 	cli_args_free(&args);
 
-	if (o->lock_addr && o->threads) {
-		pr_err("-l (by lock) and -t (by thread) exclude each other; pick one");
+	if (o->lock_addr + o->threads + o->owner + o->cgroup > 1) {
+		pr_err("-l (by lock), -t (by thread), -o (by owner) and -g (by cgroup) exclude each "
+		       "other; pick one");
 		return CLI_USAGE_ERROR;
 	}
 	if (o->lock_filter && !o->lock_addr) {
@@ -132,8 +137,8 @@ static int parse_args(int argc, char **argv, struct lock_cli *o, uint64_t *type_
 		       "which only -l keeps (filtering callers by lock is not implemented)");
 		return CLI_USAGE_ERROR;
 	}
-	if (o->stack_filter && (o->lock_addr || o->threads)) {
-		pr_err("-S (--callstack-filter) works by caller only: -l and -t keep no stacks");
+	if (o->stack_filter && (o->lock_addr || o->threads || o->owner || o->cgroup)) {
+		pr_err("-S (--callstack-filter) works by caller only: -l, -t, -o and -g keep no stacks");
 		return CLI_USAGE_ERROR;
 	}
 	if (o->types) {
@@ -149,163 +154,6 @@ static int parse_args(int argc, char **argv, struct lock_cli *o, uint64_t *type_
 	if (target_check(&o->target, TARGET_REQUIRED | TARGET_NO_TIDS | TARGET_A_WITH_CMD) < 0)
 		return CLI_USAGE_ERROR;
 	return CLI_OK;
-}
-
-/* ---- output ------------------------------------------------------------------ */
-
-static uint64_t avg_of(const struct lock_entry *e)
-{
-	return e->v.count ? e->v.total / e->v.count : 0;
-}
-
-static uint64_t sort_value(const struct lock_entry *e, int key)
-{
-	switch (key) {
-	case KEY_CONTENDED: return e->v.count;
-	case KEY_WAIT_MAX: return e->v.max;
-	case KEY_WAIT_MIN: return e->v.min;
-	case KEY_AVG_WAIT: return avg_of(e);
-	default: return e->v.total;
-	}
-}
-
-static int sort_key;
-
-static int cmp_entries(const void *a, const void *b)
-{
-	const struct lock_entry *x = a, *y = b;
-	uint64_t vx = sort_value(x, sort_key), vy = sort_value(y, sort_key);
-	if (vx != vy)
-		return vx < vy ? 1 : -1;
-	if (x->v.total != y->v.total)
-		return x->v.total < y->v.total ? 1 : -1;
-	return x->key.id < y->key.id ? -1 : x->key.id > y->key.id;
-}
-
-/* Is word one of the comma-separated items of list? */
-static bool list_has(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-	for (const char *p = list; *p;) {
-		size_t len = strcspn(p, ",");
-		if (len == n && !strncmp(p, word, n))
-			return true;
-		p += len;
-		if (*p == ',')
-			p++;
-	}
-	return false;
-}
-
-static bool any_frame_matches(struct lock *l, const struct lock_entry *e, const char *list)
-{
-	bool hit = false;
-	char *dup = xstrdup(list), *save = NULL;
-	for (char *t = strtok_r(dup, ",", &save); t && !hit; t = strtok_r(NULL, ",", &save))
-		hit = lock_stack_matches(l, e, t);
-	free(dup);
-	return hit;
-}
-
-/* -L and -S: drop the entries that do not match, keeping the order. */
-static void filter_entries(const struct lock_cli *o, struct lock *l, struct lock_result *r)
-{
-	size_t w = 0;
-	char addr[32];
-	for (size_t i = 0; i < r->n; i++) {
-		struct lock_entry *e = &r->e[i];
-		bool keep = true;
-		if (o->lock_filter) {
-			snprintf(addr, sizeof(addr), "%#" PRIx64, (uint64_t)e->key.id);
-			keep = (e->name[0] && list_has(o->lock_filter, e->name)) || list_has(o->lock_filter, addr);
-		}
-		if (keep && o->stack_filter)
-			keep = any_frame_matches(l, e, o->stack_filter);
-		if (keep)
-			r->e[w++] = *e;
-		else
-			free(e->stack);
-	}
-	r->n = w;
-}
-
-static void print_text(FILE *f, struct lock *l, const struct lock_result *r, enum lock_aggr aggr, size_t n)
-{
-	char t1[32], t2[32], t3[32], buf[256];
-	fprintf(f, "%10s %12s %12s %12s ", "contended", "total wait", "max wait", "avg wait");
-	if (aggr == LOCK_AGGR_TASK)
-		fprintf(f, "  %10s   %s\n\n", "pid", "comm");
-	else if (aggr == LOCK_AGGR_ADDR)
-		fprintf(f, "  %16s   %s\n\n", "address", "symbol");
-	else
-		fprintf(f, "  %10s   %s\n\n", "type", "caller");
-	for (size_t i = 0; i < n; i++) {
-		const struct lock_entry *e = &r->e[i];
-		fprintf(f, "%10" PRIu64 " %s %s %s ", (uint64_t)e->v.count, lock_fmt_time(e->v.total, 12, t1, sizeof(t1)),
-			lock_fmt_time(e->v.max, 12, t2, sizeof(t2)), lock_fmt_time(avg_of(e), 12, t3, sizeof(t3)));
-		if (aggr == LOCK_AGGR_TASK)
-			fprintf(f, "  %10" PRIu64 "   %s\n", (uint64_t)e->key.id, e->name);
-		else if (aggr == LOCK_AGGR_ADDR)
-			fprintf(f, "  %016" PRIx64 "   %s (%s)\n", (uint64_t)e->key.id, e->name, lock_type_class(e->v.flags));
-		else
-			fprintf(f, "  %10s   %s\n", lock_type_str(e->key.flags), e->name);
-		if (aggr == LOCK_AGGR_CALLER && log_verbosity() > 0) {
-			for (uint32_t j = 0; j < e->nr_stack; j++)
-				fprintf(f, "\t\t\t%#" PRIx64 "  %s\n", e->stack[j],
-					lock_symbolize(l, e->stack[j], buf, sizeof(buf)));
-		}
-	}
-}
-
-static void print_json(FILE *f, struct lock *l, const struct lock_result *r, enum lock_aggr aggr, size_t n)
-{
-	static const char *const aggr_names[] = { "caller", "address", "thread" };
-	struct json_writer *jw = jw_new(f, true);
-	char buf[256];
-	jw_start_object(jw);
-	jw_kv_string(jw, "aggregation", aggr_names[aggr]);
-	jw_key(jw, "entries");
-	jw_start_array(jw);
-	for (size_t i = 0; i < n; i++) {
-		const struct lock_entry *e = &r->e[i];
-		jw_start_object(jw);
-		jw_kv_uint(jw, "contended", e->v.count);
-		jw_kv_uint(jw, "total_wait_ns", e->v.total);
-		jw_kv_uint(jw, "max_wait_ns", e->v.max);
-		jw_kv_uint(jw, "min_wait_ns", e->v.min);
-		jw_kv_uint(jw, "avg_wait_ns", avg_of(e));
-		jw_kv_string(jw, "type", lock_type_str(e->v.flags));
-		jw_kv_uint(jw, "flags", e->v.flags);
-		if (aggr == LOCK_AGGR_CALLER) {
-			jw_kv_string(jw, "caller", e->name);
-			jw_key(jw, "stack");
-			jw_start_array(jw);
-			for (uint32_t j = 0; j < e->nr_stack; j++)
-				jw_string(jw, lock_symbolize(l, e->stack[j], buf, sizeof(buf)));
-			jw_end_array(jw);
-		} else if (aggr == LOCK_AGGR_ADDR) {
-			snprintf(buf, sizeof(buf), "%#" PRIx64, (uint64_t)e->key.id);
-			jw_kv_string(jw, "address", buf);
-			jw_kv_string(jw, "lock", e->name);
-		} else {
-			jw_kv_uint(jw, "tid", e->key.id);
-			jw_kv_string(jw, "comm", e->name);
-		}
-		jw_end_object(jw);
-	}
-	jw_end_array(jw);
-	jw_key(jw, "counters");
-	jw_start_object(jw);
-	jw_kv_uint(jw, "begin", r->counters[LOCK_CNT_BEGIN]);
-	jw_kv_uint(jw, "counted", r->counters[LOCK_CNT_END]);
-	jw_kv_uint(jw, "nested", r->counters[LOCK_CNT_NESTED]);
-	jw_kv_uint(jw, "no_stack", r->counters[LOCK_CNT_NO_STACK]);
-	jw_kv_uint(jw, "map_full", r->counters[LOCK_CNT_MAP_FULL]);
-	jw_kv_uint(jw, "task_slot_full", r->counters[LOCK_CNT_TASK_FULL]);
-	jw_kv_uint(jw, "lock_mismatch", r->counters[LOCK_CNT_LOCK_MISMATCH]);
-	jw_end_object(jw);
-	jw_end_object(jw);
-	jw_free(jw);
 }
 
 /* What was not counted, on stderr. */
@@ -351,7 +199,8 @@ static int poll_lock(void *ctx, int timeout_ms)
 
 static int run_lock(const struct lock_cli *o, uint64_t type_mask, struct workload *wl)
 {
-	enum lock_aggr aggr = o->lock_addr ? LOCK_AGGR_ADDR : o->threads ? LOCK_AGGR_TASK : LOCK_AGGR_CALLER;
+	enum lock_aggr aggr = o->lock_addr ? LOCK_AGGR_ADDR : o->threads ? LOCK_AGGR_TASK :
+			      o->owner ? LOCK_AGGR_OWNER : o->cgroup ? LOCK_AGGR_CGROUP : LOCK_AGGR_CALLER;
 	struct lock_opts lo = {
 		.aggr = aggr,
 		.system_wide = o->target.system_wide,
@@ -386,14 +235,13 @@ static int run_lock(const struct lock_cli *o, uint64_t type_mask, struct workloa
 	enum stop_reason why = stop_loop_run(&loop);
 	lock_stop(l);
 	lock_read(l, &r);
-	filter_entries(o, l, &r);
-	sort_key = o->key;
-	qsort(r.e, r.n, sizeof(*r.e), cmp_entries);
+	lock_result_filter(l, &r, o->lock_filter, o->stack_filter);
+	lock_result_sort(&r, (enum lock_sort_key)o->key);
 	size_t n = o->entries && o->entries < r.n ? (size_t)o->entries : r.n;
 	if (o->json)
-		print_json(stdout, l, &r, aggr, n);
+		lock_print_json(stdout, l, &r, aggr, n);
 	else
-		print_text(stdout, l, &r, aggr, n);
+		lock_print_text(stdout, l, &r, aggr, n, log_verbosity() > 0);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		pr_err("writing the output failed: %s", strerror(errno));
 	report_losses(&r, aggr);

@@ -162,11 +162,49 @@ kill $WPID 2>/dev/null; wait $WPID 2>/dev/null
   { cat p.txt; fail "-p: threads other than the process's"; }
 ok "-p: only the process's threads"
 
+# -- -o: by the thread holding the lock: the file's locks are held by the
+# workload's own threads (a mutex and an rwsem held for write)
+cc -O2 -pthread -o appendw2 "$SRC/tests/workloads/append_threads.c" || fail "cannot build the append workload"
+"$BPFPERF" lock con -o --json -- ./appendw2 "$TMP/append2.out" 20000 >owner.json 2>owner.err ||
+  { cat owner.err; fail "-o failed"; }
+python3 - owner.json <<'PY' || { cat owner.json; fail "-o: the owners are not the workload's threads"; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["aggregation"] == "owner", d["aggregation"]
+known = [x for x in d["entries"] if x["owner_tid"]]
+assert known, "no contention with a known owner"
+assert all(x["owner"] == "appendw2" for x in known), [x["owner"] for x in known]
+assert 1 <= len({x["owner_tid"] for x in known}) <= 4, "more owners than the 4 threads"
+PY
+"$BPFPERF" lock con -o -- ./appendw2 "$TMP/append2.out" 2000 >owner.txt 2>/dev/null || fail "-o (table) failed"
+head -1 owner.txt | grep -q "pid   owner" || { cat owner.txt; fail "-o: table header"; }
+ok "-o: the lock owners are the workload's threads"
+
+# -- -g: by cgroup: the workload runs in a cgroup of ours
+CGM=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+if [ -n "$CGM" ] && mkdir "$CGM/bpfperf-lock-test-$$" 2>/dev/null; then
+  "$BPFPERF" lock con -g --json -- sh -c "echo \$\$ > $CGM/bpfperf-lock-test-$$/cgroup.procs && exec $W 3000" \
+    >cg.json 2>cg.err; rc=$?
+  rmdir "$CGM/bpfperf-lock-test-$$" 2>/dev/null
+  [ $rc = 0 ] || { cat cg.err; fail "-g failed"; }
+  python3 - cg.json "/bpfperf-lock-test-$$" <<'PY' || { cat cg.json; fail "-g: the workload's cgroup is not on top"; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["aggregation"] == "cgroup"
+assert d["entries"][0]["cgroup"] == sys.argv[2], d["entries"][0]
+assert d["entries"][0]["contended"] > 10
+PY
+  ok "-g: the workload's cgroup by its path"
+else
+  echo "note: cannot create a cgroup under the cgroup2 mount: -g not tested"
+fi
+
 # -- bad input
 "$BPFPERF" lock contention --bogus >/dev/null 2>err; [ $? = 2 ] || fail "--bogus: exit not 2"
 grep -q "unknown option '--bogus'; see 'bpfperf lock contention --help'" err || { cat err; fail "--bogus message"; }
 "$BPFPERF" lock contention -Y nosuch -- true >/dev/null 2>err; [ $? = 2 ] || fail "-Y nosuch: exit not 2"
 "$BPFPERF" lock contention -l -t -- true >/dev/null 2>err; [ $? = 2 ] || fail "-l -t: exit not 2"
+"$BPFPERF" lock contention -o -g -- true >/dev/null 2>err; [ $? = 2 ] || fail "-o -g: exit not 2"
 "$BPFPERF" lock nosuch >/dev/null 2>err; [ $? = 2 ] || fail "lock nosuch: exit not 2"
 "$BPFPERF" lock contention -E 0 -- true >/dev/null 2>err; [ $? = 2 ] || fail "-E 0: exit not 2"
 "$BPFPERF" lock contention -L mmap_lock -- true >/dev/null 2>err; [ $? = 2 ] || fail "-L without -l: exit not 2"

@@ -4,6 +4,7 @@
  * classes that find the caller (tracing machinery, lock functions), and the
  * kernel data symbols that name global locks (a kallsyms file of our own).
  * No privileges needed. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,8 @@
 #include <unistd.h>
 
 #include "feat/lock.h"
+#include "out/lock_print.h"
+#include "target/cgroup.h"
 #include "sym/machine.h"
 
 static void test_type_names(void **state)
@@ -125,6 +128,72 @@ static void test_data_symbols(void **state)
 	unlink(path);
 }
 
+/* The printers: sorting by -k, the owner and cgroup tables, JSON keys. */
+static void test_print(void **state)
+{
+	(void)state;
+	struct lock_entry e[3] = {
+		{ .key = { .id = 101 }, .v = { .count = 5, .total = 5000, .max = 2000, .min = 500, .flags = LOCK_F_MUTEX },
+		  .name = "writer" },
+		{ .key = { .id = 0 }, .v = { .count = 9, .total = 900, .max = 200, .min = 50, .flags = LOCK_F_WRITE },
+		  .name = "" },
+		{ .key = { .id = 102 }, .v = { .count = 1, .total = 7000, .max = 7000, .min = 7000, .flags = LOCK_F_MUTEX },
+		  .name = "other" },
+	};
+	struct lock_result r = { .e = e, .n = 3 };
+	char *buf = NULL;
+	size_t len = 0;
+	lock_result_sort(&r, LOCK_KEY_WAIT_TOTAL);
+	assert_int_equal(r.e[0].key.id, 102);
+	assert_int_equal(r.e[2].key.id, 0);
+	lock_result_sort(&r, LOCK_KEY_CONTENDED);
+	assert_int_equal(r.e[0].key.id, 0);
+	FILE *f = open_memstream(&buf, &len);
+	lock_print_text(f, NULL, &r, LOCK_AGGR_OWNER, 2, false);
+	fclose(f);
+	assert_non_null(strstr(buf, "pid   owner\n"));
+	assert_non_null(strstr(buf, "         9 "));
+	assert_non_null(strstr(buf, "           0   [unknown]\n"));
+	assert_non_null(strstr(buf, "         101   writer\n"));
+	assert_null(strstr(buf, "other"));	/* -E 2 */
+	free(buf);
+	e[0].name = "/system.slice/x.service";
+	f = open_memstream(&buf, &len);
+	lock_print_json(f, NULL, &r, LOCK_AGGR_CGROUP, 1);
+	fclose(f);
+	assert_non_null(strstr(buf, "\"aggregation\": \"cgroup\""));
+	assert_non_null(strstr(buf, "\"cgroup_id\": 0"));
+	free(buf);
+}
+
+/* cgroup v2 ids and paths (reading /sys/fs/cgroup needs no privileges):
+ * the root is "/", and a path's id maps back to the path. */
+static void test_cgroup_paths(void **state)
+{
+	(void)state;
+	uint64_t id;
+	char path[4096], own[4300] = "";
+	if (!cgroup2_mount())
+		skip();
+	assert_int_equal(cgroup_id_of_path("/", &id), 0);
+	assert_int_equal(cgroup_path_of_id(id, path, sizeof(path)), 0);
+	assert_string_equal(path, "/");
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	char line[4200];
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::", 3))
+			snprintf(own, sizeof(own), "%s", line + 3);
+	if (f)
+		fclose(f);
+	own[strcspn(own, "\n")] = '\0';
+	if (own[0] && cgroup_id_of_path(own, &id) == 0) {
+		assert_int_equal(cgroup_path_of_id(id, path, sizeof(path)), 0);
+		assert_string_equal(path, own);
+	}
+	assert_int_equal(cgroup_path_of_id(1ull << 62, path, sizeof(path)), -ENOENT);
+	assert_int_not_equal(cgroup_id_of_path("/no/such/cgroup/here", &id), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -133,6 +202,8 @@ int main(void)
 		cmocka_unit_test(test_time_column),
 		cmocka_unit_test(test_frame_classes),
 		cmocka_unit_test(test_data_symbols),
+		cmocka_unit_test(test_print),
+		cmocka_unit_test(test_cgroup_paths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
 #include "skel/skel.h"
 #include "sym/machine.h"
 #include "sym/stack_skip.h"
+#include "target/cgroup.h"
 #include "target/target.h"
 #include "util.h"
 
@@ -148,20 +149,6 @@ char *lock_fmt_time(uint64_t ns, int width, char *buf, size_t len)
 
 /* ---- loading ----------------------------------------------------------------- */
 
-static bool task_storage_ok(const char **why)
-{
-	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) != 1) {
-		*why = "the kernel has no BPF task storage (BPF_MAP_TYPE_TASK_STORAGE, Linux 5.11+)";
-		return false;
-	}
-	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_task_storage_get, NULL) != 1 ||
-	    libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_get_current_task_btf, NULL) != 1) {
-		*why = "raw tracepoint programs cannot use task storage on this kernel";
-		return false;
-	}
-	return true;
-}
-
 static bool btf_ts_usable(void *ctx, const char **why)
 {
 	const struct lock *l = ctx;
@@ -169,7 +156,7 @@ static bool btf_ts_usable(void *ctx, const char **why)
 		*why = "the tp_btf design turned off (testing)";
 		return false;
 	}
-	return task_storage_ok(why);
+	return skel_task_storage_usable(why);
 }
 
 static bool raw_ts_usable(void *ctx, const char **why)
@@ -179,7 +166,7 @@ static bool raw_ts_usable(void *ctx, const char **why)
 		*why = "task storage turned off (testing)";
 		return false;
 	}
-	return task_storage_ok(why);
+	return skel_task_storage_usable(why);
 }
 
 static const struct skel_design designs[] = {
@@ -221,7 +208,7 @@ static int load_design(void *ctx, int design)
 			depth = LOCK_STACK_MAX;
 		bpf_map__set_value_size(skel->maps.stacks, depth * sizeof(uint64_t));
 	}
-	if (o->aggr != LOCK_AGGR_TASK)
+	if (o->aggr != LOCK_AGGR_TASK && o->aggr != LOCK_AGGR_OWNER)
 		bpf_map__set_max_entries(skel->maps.task_comms, 1);
 	if (o->aggr != LOCK_AGGR_ADDR)
 		bpf_map__set_max_entries(skel->maps.slab_names, 1);
@@ -463,6 +450,16 @@ static void name_task(struct lock *l, struct lock_entry *e)
 	}
 }
 
+/* By cgroup: its path under the cgroup2 mount ("/" the root). */
+static void name_cgroup(struct lock *l, struct lock_entry *e)
+{
+	char path[4096];
+	if (cgroup_path_of_id(e->key.id, path, sizeof(path)) == 0)
+		e->name = machine_intern(l->m, path);
+	else
+		e->name = "";
+}
+
 int lock_read(struct lock *l, struct lock_result *r)
 {
 	int fd = bpf_map__fd(l->skel->maps.stat);
@@ -493,7 +490,11 @@ int lock_read(struct lock *l, struct lock_result *r)
 				r->nr_unnamed++;
 			break;
 		case LOCK_AGGR_TASK:
+		case LOCK_AGGR_OWNER:
 			name_task(l, &e);
+			break;
+		case LOCK_AGGR_CGROUP:
+			name_cgroup(l, &e);
 			break;
 		}
 		ARRAY_GROW(r->e, cap, r->n + 1);

@@ -12,6 +12,7 @@
  * available" value); unlike perf, 'fwd' and 'peer' are placed where mem_snoop
  * puts mem_snoopx (<< 5). A cgroup path ends at a space or ','. */
 #include "feat/sample_filter.h"
+#include "target/cgroup.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -124,40 +125,9 @@ int sf_expr_and(struct sf_expr *a, const struct sf_expr *b)
 	return 0;
 }
 
-/* Where cgroup v2 is mounted (/sys/fs/cgroup, or /sys/fs/cgroup/unified in
- * the hybrid layout), or NULL. */
-static const char *cgroup2_mount(char *buf, size_t len)
-{
-	FILE *f = fopen("/proc/self/mounts", "r");
-	char line[4096], dir[4096], type[64];
-	const char *found = NULL;
-	while (f && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%*s %4095s %63s", dir, type) == 2 && !strcmp(type, "cgroup2")) {
-			snprintf(buf, len, "%s", dir);
-			found = buf;
-			break;
-		}
-	}
-	if (f)
-		fclose(f);
-	return found;
-}
-
 int sf_cgroup_id(const char *path, uint64_t *id)
 {
-	char full[8200], mnt[4096];
-	struct stat st;
-	while (*path == '/')
-		path++;
-	if (!cgroup2_mount(mnt, sizeof(mnt)))
-		return -ENOENT;
-	snprintf(full, sizeof(full), "%s/%s", mnt, path);
-	if (stat(full, &st) < 0)
-		return -errno;
-	if (!S_ISDIR(st.st_mode))
-		return -ENOTDIR;
-	*id = st.st_ino;	/* cgroup v2: the id is the kernfs inode number */
-	return 0;
+	return cgroup_id_of_path(path, id);
 }
 
 /* ---- the lexer ---- */

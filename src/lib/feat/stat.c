@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* bpfperf stat's counting engine: see stat.h. */
 #include "feat/stat.h"
+#include "target/cgroup.h"
 
 #include "event/event.h"
 #include "log.h"
@@ -94,24 +95,9 @@ static int add_counter(struct stat_engine *s, const char *spec, bool dflt, char 
 	return 0;
 }
 
-/* cgroup v2's mount point (the unified hierarchy), or NULL. */
-static char *cgroup2_mount(void)
-{
-	FILE *f = fopen("/proc/self/mounts", "r");
-	char dev[256], dir[4096], type[64];
-	char *found = NULL;
-	if (!f)
-		return NULL;
-	while (!found && fscanf(f, "%255s %4095s %63s %*[^\n]", dev, dir, type) == 3)
-		if (!strcmp(type, "cgroup2"))
-			found = xstrdup(dir);
-	fclose(f);
-	return found;
-}
-
 static int open_cgroups(struct stat_engine *s, const struct stat_opts *o, char *err, size_t errlen)
 {
-	char *mnt = cgroup2_mount();
+	const char *mnt = cgroup2_mount();
 	if (!mnt) {
 		snprintf(err, errlen, "cgroup v2 is not mounted; mount it with 'mount -t cgroup2 none /sys/fs/cgroup'");
 		return -ENOENT;
@@ -143,7 +129,6 @@ static int open_cgroups(struct stat_engine *s, const struct stat_opts *o, char *
 		}
 		free(path);
 	}
-	free(mnt);
 	return r;
 }
 

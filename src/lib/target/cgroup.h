@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* cgroup v2 paths and ids, for every feature that takes or shows cgroups
+ * (-G, --for-each-cgroup, the cgroup filter term, lock contention by
+ * cgroup). A cgroup v2 id is the inode number of its directory (kernfs),
+ * what bpf_get_current_cgroup_id() returns. Paths are relative to the
+ * cgroup2 mount ("system.slice/ssh.service"; "/" the root). */
+#ifndef BPFPERF_TARGET_CGROUP_H
+#define BPFPERF_TARGET_CGROUP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where cgroup v2 is mounted (/sys/fs/cgroup, or /sys/fs/cgroup/unified in
+ * the hybrid layout), read once from /proc/self/mounts; NULL if nowhere. */
+const char *cgroup2_mount(void);
+/* The id of the cgroup at path. 0, -ENOENT (no cgroup2 mount or no such
+ * cgroup), -ENOTDIR, or -errno; nothing is printed. */
+int cgroup_id_of_path(const char *path, uint64_t *id);
+/* The path of the cgroup with this id, found by walking the hierarchy
+ * (bounded depth). 0, or -ENOENT when no cgroup has it (gone, or not v2). */
+int cgroup_path_of_id(uint64_t id, char *buf, size_t len);
+
+#endif
