@@ -51,14 +51,17 @@ if [ $fe = no ]; then
 fi
 
 # every program the kernel supports counts exactly N; the others are skipped and stay 0
-"$BPFPERF" run "$OBJ" --skip-unsupported --set target_comm="$COMM" --json -- sh "$TMP/w.sh" \
+"$BPFPERF" -v run "$OBJ" --skip-unsupported --set target_comm="$COMM" --json -- sh "$TMP/w.sh" \
   >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; fail "run failed"; }
 set -- $(counts "$TMP/out")
 echo "counts for $N sleeps: kprobe $1 kretprobe $2 fentry $3 fexit $4 tracepoint $5"
 [ "$5" = $N ] || fail "tracepoint counted $5 clock_nanosleep calls, expected $N"
+# -v names the mechanism of each program attached
+grep -q "program 'nanosleep_tracepoint' .* runs as a tracepoint program" "$TMP/err" || { cat "$TMP/err"; fail "-v does not name the tracepoint's mechanism"; }
 if [ $kp = yes ]; then
   [ "$1" = $N ] && [ "$2" = $N ] || fail "kprobe/kretprobe counted $1/$2 do_nanosleep calls, expected $N"
   grep -q "skipping program 'nanosleep_kprobe'" "$TMP/err" && fail "kprobe skipped on a kernel with kprobes"
+  grep -q "program 'nanosleep_kretprobe' .* runs as a kprobe program" "$TMP/err" || { cat "$TMP/err"; fail "-v does not name the kretprobe's mechanism"; }
   ok "kprobe and kretprobe: $N calls each"
 else
   [ "$1" = 0 ] && [ "$2" = 0 ] || fail "skipped kprobes counted"
@@ -67,6 +70,7 @@ else
 fi
 if [ $fe = yes ]; then
   [ "$3" = $N ] && [ "$4" = $N ] || fail "fentry/fexit counted $3/$4 do_nanosleep calls, expected $N"
+  grep -q "program 'nanosleep_fexit' .* runs as a tracing program, attach type trace_fexit" "$TMP/err" || { cat "$TMP/err"; fail "-v does not name fexit's mechanism"; }
   ok "fentry and fexit: $N calls each"
 else
   [ "$3" = 0 ] && [ "$4" = 0 ] || fail "skipped fentry/fexit counted"
