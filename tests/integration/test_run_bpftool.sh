@@ -8,7 +8,7 @@ need_root; need_tracefs; need_examples; need_cmd bpftool; need_cmd python3; uniq
 port=$(closed_udp_port)
 
 "$BPFPERF" -v run "$EX/tracex4.bpf.o" "$EX/tracex2.bpf.o" --set comm="$DDCOMM" --json \
-  --interval 0.3 --duration 4 >"$TMP/ours" 2>"$TMP/err" &
+  --interval 0.3 >"$TMP/ours" 2>"$TMP/err" &
 bp=$!
 wait_attached "$TMP/err"
 "$DD" if=/dev/zero of=/dev/null bs=100 count=7 2>/dev/null
@@ -23,6 +23,9 @@ print(max(ids) if ids else '')")
   [ -n "$id" ] || fail "bpftool does not see map $name"
   bpftool map dump id "$id" -j > "$TMP/bt.$name" || fail "bpftool map dump id $id failed"
 done
+# stopped once bpftool has read every map (no fixed duration: slow or loaded
+# machines took longer than one); Ctrl-C ends it with a final dump
+kill -INT $bp
 wait $bp || { cat "$TMP/err"; fail "bpfperf run failed"; }
 
 python3 - "$TMP" <<'PY' || fail "JSON differs from bpftool"
