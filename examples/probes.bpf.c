@@ -49,18 +49,22 @@ int BPF_KRETPROBE(nanosleep_kretprobe, int ret)
 	return 0;
 }
 
+/* do_nanosleep(struct hrtimer_sleeper *t, enum hrtimer_mode mode): the
+ * arguments are not read, so no kernel type is needed (the vendored
+ * vmlinux.h has few) */
 SEC("fentry/do_nanosleep")
-int BPF_PROG(nanosleep_fentry, struct hrtimer_sleeper *t, enum hrtimer_mode mode)
+int BPF_PROG(nanosleep_fentry)
 {
 	if (is_target())
 		__sync_fetch_and_add(&fentry_calls, 1);
 	return 0;
 }
 
+/* fexit: ctx[0], ctx[1] are the two arguments, ctx[2] the return value */
 SEC("fexit/do_nanosleep")
-int BPF_PROG(nanosleep_fexit, struct hrtimer_sleeper *t, enum hrtimer_mode mode, int ret)
+int nanosleep_fexit(unsigned long long *ctx)
 {
-	if (is_target() && ret == 0)
+	if (is_target() && (int)ctx[2] == 0)
 		__sync_fetch_and_add(&fexit_calls, 1);
 	return 0;
 }
