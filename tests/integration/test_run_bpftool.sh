@@ -28,9 +28,26 @@ done
 kill -INT $bp
 wait $bp || { cat "$TMP/err"; fail "bpfperf run failed"; }
 
+# bpftool names enum values by the object's BTF, i.e. the numbering of the
+# kernel whose vmlinux.h built it; bpfperf by the running kernel's (they
+# differ for skb_drop_reason on 6.1): the oracle for a kernel enum is the
+# kernel's BTF applied to bpftool's raw bytes
+bpftool btf dump file /sys/kernel/btf/vmlinux format raw >"$TMP/kbtf.txt" || fail "bpftool btf dump of vmlinux failed"
 python3 - "$TMP" <<'PY' || fail "JSON differs from bpftool"
-import json, sys
+import json, re, sys
 tmp = sys.argv[1]
+reasons, inside = {}, False
+for line in open(tmp + "/kbtf.txt"):
+    if line.startswith("["):
+        inside = "ENUM 'skb_drop_reason'" in line
+    elif inside:
+        m = re.match(r"\s+'(\w+)' val=(-?\d+)", line)
+        if m:
+            reasons.setdefault(int(m[2]), m[1])
+def kernel_reason(e):
+    raw = bytes(int(b, 16) for b in e["key"])   # struct drop_key: location, reason, protocol
+    v = int.from_bytes(raw[8:12], "little")
+    return reasons.get(v, v)
 last = [l for l in open(tmp + "/ours") if l.startswith('{"maps"')][-1]
 ours = {m["name"]: m for m in json.loads(last)["maps"]}
 def conv(name, bt):
@@ -46,6 +63,8 @@ def conv(name, bt):
             out.append({"value": merged})
         elif "values" in f:
             out.append({"key": f["key"], "values": f["values"]})
+        elif name == "drops":
+            out.append({"key": dict(f["key"], reason=kernel_reason(e)), "value": f["value"]})
         else:
             out.append({"key": f["key"], "value": f["value"]})
     return out
