@@ -167,7 +167,7 @@ ok "fentry: falls back to the full kernel BTF (libbpf loads it anyway), says why
 # a relocated type that vmlinux lacks but a loaded module's BTF has: libbpf
 # finds it there, so the minimal BTF (vmlinux only) must not be used; types
 # absent everywhere (kinds.bpf.o above) keep the minimal BTF on such kernels.
-# 9pnet is loaded in the QEMU guests of scripts/test-kernels.sh.
+# 9p is loaded in the QEMU guests of scripts/test-kernels.sh.
 if [ -r /sys/kernel/btf/9pnet ] && ! grep -q "struct p9_client {" "$VMH"; then
   cat >"$TMP/mod.bpf.c" <<'BPF'
 #include "vmlinux.h"
@@ -186,7 +186,7 @@ BPF
   clang -target bpf -g -O2 -D__TARGET_ARCH_x86 -I"$BUILD/src/bpf" -c "$TMP/mod.bpf.c" -o "$TMP/mod.bpf.o" ||
     fail "cannot compile mod.bpf.c"
   "$BPFPERF" -v run "$TMP/mod.bpf.o" --json -- true >"$TMP/mod.json" 2>"$TMP/mod.err" || { cat "$TMP/mod.err"; fail "mod.bpf.o: run failed"; }
-  grep -q "full kernel BTF.*'p9_client' is not in vmlinux's BTF but in module 9pnet's" "$TMP/mod.err" ||
+  grep -q "full kernel BTF.*'p9_client' is not in vmlinux's BTF but in module [a-z0-9_]*'s" "$TMP/mod.err" ||
     { cat "$TMP/mod.err"; fail "mod.bpf.o: the module type did not make libbpf relocate"; }
   grep -q '"has":1' "$TMP/mod.json" || { cat "$TMP/mod.json"; fail "mod.bpf.o: libbpf did not find the module's type"; }
   ok "a type only a module has: relocated by libbpf against the module's BTF"
