@@ -193,6 +193,7 @@ static int attach_prog(struct bpfobj *bo, struct bpf_program *p, const char *sec
 			 libbpf_bpf_attach_type_str(bpf_program__expected_attach_type(p)) : NULL;
 	pr_info("program '%s' (section '%s') runs as a %s program%s%s", bpf_program__name(p), sec,
 		pt ? pt : "BPF", at ? ", attach type " : "", at ? at : "");
+	pr_debug("attached '%s' at %s (program fd %d)", bpf_program__name(p), sec, bpf_program__fd(p));
 	add_link(bo, l);
 	return 0;
 }
