@@ -1,7 +1,18 @@
 #!/usr/bin/env python3
 """Compare `perf report --stdio` text with `bpfperf report --json` for the same
 file: entries above a threshold must agree on (comm, dso, symbol) and on the
-overhead percentage. Usage: compare.py PERF_TXT OURS_JSON [--children] [--min PCT]"""
+overhead percentage. Usage:
+  compare.py PERF_TXT OURS_JSON [--children] [--min PCT] [--bpf-script SCRIPT_TXT]
+
+--bpf-script: `perf script --show-bpf-events -F comm,ip,period` of the same
+file. BPF program entries are then checked against the attribution computed
+from it by the kernel's rule (a program's KSYMBOL range is live from its
+registration until its unregistration or until a newer program's range
+overlaps it: the kernel reuses the addresses of freed programs), not against
+perf report's. perf 6.1 keeps a range whose unregistration the recording
+missed (on Linux 6.1 a per-task recording sees no KSYMBOL unregister for
+libbpf's feature-probe programs) and credits the newer program's samples to
+the dead one; its report is no oracle there."""
 import json
 import re
 import sys
@@ -20,6 +31,59 @@ def perf_entries(path, children):
         rows[(comm, dso, sym)] = rows.get((comm, dso, sym), 0.0) + pct
     return rows
 
+def bpf_oracle(path):
+    """(comm, name) -> % of the period in BPF programs, replaying KSYMBOL records."""
+    live = []   # [start, end, name]
+    per = {}
+    total = 0
+    pending = None   # (comm, period) of a sample whose ip is on the next line
+    ks = re.compile(r'PERF_RECORD_KSYMBOL addr ([0-9a-f]+) len (\d+) type (\d+) flags (0x[0-9a-f]+) name (\S+)')
+    for line in open(path, errors='replace'):
+        m = ks.search(line)
+        if m:
+            addr, ln, typ, flags, name = int(m[1], 16), int(m[2]), int(m[3]), int(m[4], 16), m[5]
+            if typ != 1:
+                continue
+            if flags & 1:
+                live = [r for r in live if r[0] != addr]
+            else:
+                end = addr + max(ln, 1)
+                live = [r for r in live if r[1] <= addr or r[0] >= end] + [[addr, end, name]]
+            continue
+        f = line.split()
+        if 'PERF_RECORD' in line or not f:
+            continue
+        if not line.startswith('\t'):
+            # a sample: "comm period ip", or "comm period" with its callchain
+            # below (-g: the first frame is the sampled ip)
+            pending = None
+            try:
+                if len(f) >= 3:
+                    period, ip, comm = int(f[-2]), int(f[-1], 16), ' '.join(f[:-2])
+                elif len(f) >= 2:
+                    pending = (' '.join(f[:-1]), int(f[-1]))
+                    continue
+                else:
+                    continue
+            except ValueError:
+                continue
+        elif pending is None:
+            continue    # a deeper frame
+        else:
+            try:
+                ip = int(f[0], 16)
+            except ValueError:
+                pending = None
+                continue
+            comm, period = pending
+            pending = None
+        total += period
+        for r in live:
+            if r[0] <= ip < r[1]:
+                per[(comm, r[2])] = per.get((comm, r[2]), 0) + period
+                break
+    return {k: 100.0 * v / total for k, v in per.items()} if total else {}
+
 def main():
     perf_txt, ours_json = sys.argv[1], sys.argv[2]
     children = '--children' in sys.argv
@@ -27,6 +91,15 @@ def main():
     if '--min' in sys.argv:
         minpct = float(sys.argv[sys.argv.index('--min') + 1])
     perf = perf_entries(perf_txt, children)
+    if '--bpf-script' in sys.argv and not children:
+        truth = bpf_oracle(sys.argv[sys.argv.index('--bpf-script') + 1])
+        for key in [k for k in perf if k[1].startswith('bpf_prog_')]:
+            exp = truth.get((key[0], key[1]), 0.0)
+            if abs(exp - perf[key]) > 0.06:
+                print(f"perf misattributes {key}: perf={perf[key]:.2f}%, its KSYMBOL records give {exp:.2f}%")
+            del perf[key]
+        for (comm, name), pct in truth.items():
+            perf[(comm, name, name)] = pct
     doc = json.load(open(ours_json))
     ours = {}
     for e in doc['entries']:

@@ -23,6 +23,9 @@ int main(int argc, char **argv)
 		char *p = mmap(NULL, n * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED)
 			return 1;
+		/* one fault per 4 KiB page also where transparent huge pages are
+		 * "always" (Debian's kernels): a 2 MiB page would take 512 at once */
+		madvise(p, n * 4096, MADV_NOHUGEPAGE);
 		for (long i = 0; i < n; i++)
 			p[i * 4096] = 1;
 	} else if (!strcmp(argv[1], "sleeps")) {

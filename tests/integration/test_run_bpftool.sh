@@ -8,7 +8,7 @@ need_root; need_tracefs; need_examples; need_cmd bpftool; need_cmd python3; uniq
 port=$(closed_udp_port)
 
 "$BPFPERF" -v run "$EX/tracex4.bpf.o" "$EX/tracex2.bpf.o" --set comm="$DDCOMM" --json \
-  --interval 0.3 --duration 4 >"$TMP/ours" 2>"$TMP/err" &
+  --interval 0.3 >"$TMP/ours" 2>"$TMP/err" &
 bp=$!
 wait_attached "$TMP/err"
 "$DD" if=/dev/zero of=/dev/null bs=100 count=7 2>/dev/null
@@ -23,11 +23,31 @@ print(max(ids) if ids else '')")
   [ -n "$id" ] || fail "bpftool does not see map $name"
   bpftool map dump id "$id" -j > "$TMP/bt.$name" || fail "bpftool map dump id $id failed"
 done
+# stopped once bpftool has read every map (no fixed duration: slow or loaded
+# machines took longer than one); Ctrl-C ends it with a final dump
+kill -INT $bp
 wait $bp || { cat "$TMP/err"; fail "bpfperf run failed"; }
 
+# bpftool names enum values by the object's BTF, i.e. the numbering of the
+# kernel whose vmlinux.h built it; bpfperf by the running kernel's (they
+# differ for skb_drop_reason on 6.1): the oracle for a kernel enum is the
+# kernel's BTF applied to bpftool's raw bytes
+bpftool btf dump file /sys/kernel/btf/vmlinux format raw >"$TMP/kbtf.txt" || fail "bpftool btf dump of vmlinux failed"
 python3 - "$TMP" <<'PY' || fail "JSON differs from bpftool"
-import json, sys
+import json, re, sys
 tmp = sys.argv[1]
+reasons, inside = {}, False
+for line in open(tmp + "/kbtf.txt"):
+    if line.startswith("["):
+        inside = "ENUM 'skb_drop_reason'" in line
+    elif inside:
+        m = re.match(r"\s+'(\w+)' val=(-?\d+)", line)
+        if m:
+            reasons.setdefault(int(m[2]), m[1])
+def kernel_reason(e):
+    raw = bytes(int(b, 16) for b in e["key"])   # struct drop_key: location, reason, protocol
+    v = int.from_bytes(raw[8:12], "little")
+    return reasons.get(v, v)
 last = [l for l in open(tmp + "/ours") if l.startswith('{"maps"')][-1]
 ours = {m["name"]: m for m in json.loads(last)["maps"]}
 def conv(name, bt):
@@ -43,6 +63,8 @@ def conv(name, bt):
             out.append({"value": merged})
         elif "values" in f:
             out.append({"key": f["key"], "values": f["values"]})
+        elif name == "drops":
+            out.append({"key": dict(f["key"], reason=kernel_reason(e)), "value": f["value"]})
         else:
             out.append({"key": f["key"], "value": f["value"]})
     return out

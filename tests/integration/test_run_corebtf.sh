@@ -163,4 +163,32 @@ clang -target bpf -g -O2 -D__TARGET_ARCH_x86 -I"$BUILD/src/bpf" -c "$TMP/fent.bp
 "$BPFPERF" -v run "$TMP/fent.bpf.o" --dump-xlated >/dev/null 2>"$TMP/fent.err" || true
 grep -q "full kernel BTF.*section 'fentry/do_nanosleep'" "$TMP/fent.err" || { cat "$TMP/fent.err"; fail "fentry object: fallback not named at -v"; }
 ok "fentry: falls back to the full kernel BTF (libbpf loads it anyway), says why"
+
+# a relocated type that vmlinux lacks but a loaded module's BTF has: libbpf
+# finds it there, so the minimal BTF (vmlinux only) must not be used; types
+# absent everywhere (kinds.bpf.o above) keep the minimal BTF on such kernels.
+# 9p is loaded in the QEMU guests of scripts/test-kernels.sh.
+if [ -r /sys/kernel/btf/9pnet ] && ! grep -q "struct p9_client {" "$VMH"; then
+  cat >"$TMP/mod.bpf.c" <<'BPF'
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+char LICENSE[] SEC("license") = "GPL";
+struct p9_client { int status; } __attribute__((preserve_access_index));
+__u64 has = 0;
+SEC("tp/syscalls/sys_enter_getppid")
+int mod(void *ctx)
+{
+	has = bpf_core_type_exists(struct p9_client);
+	return 0;
+}
+BPF
+  clang -target bpf -g -O2 -D__TARGET_ARCH_x86 -I"$BUILD/src/bpf" -c "$TMP/mod.bpf.c" -o "$TMP/mod.bpf.o" ||
+    fail "cannot compile mod.bpf.c"
+  "$BPFPERF" -v run "$TMP/mod.bpf.o" --json -- true >"$TMP/mod.json" 2>"$TMP/mod.err" || { cat "$TMP/mod.err"; fail "mod.bpf.o: run failed"; }
+  grep -q "full kernel BTF.*'p9_client' is not in vmlinux's BTF but in module [a-z0-9_]*'s" "$TMP/mod.err" ||
+    { cat "$TMP/mod.err"; fail "mod.bpf.o: the module type did not make libbpf relocate"; }
+  grep -q '"has":1' "$TMP/mod.json" || { cat "$TMP/mod.json"; fail "mod.bpf.o: libbpf did not find the module's type"; }
+  ok "a type only a module has: relocated by libbpf against the module's BTF"
+fi
 exit 0

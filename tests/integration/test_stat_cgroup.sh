@@ -24,7 +24,18 @@ W_PAGES="sh -c 'echo \$\$ > $CG/$A/cgroup.procs; exec $TMP/work pages 20000' &
 W_SPIN="sh -c 'echo \$\$ > $CG/$A/cgroup.procs; exec $TMP/work spin 300' >$TMP/self_a &
    sh -c 'echo \$\$ > $CG/$B/child/cgroup.procs; exec $TMP/work spin 900' >$TMP/self_b & wait"
 
+# Per-cgroup perf events (PERF_FLAG_PID_CGROUP) fail with ENOENT on some
+# kernels and setups (the Debian 6.1 and 6.12 QEMU guests): perf then says
+# "<not supported>" as bpfperf does, and the mode is not checked there.
+cg_events=yes
+PERF stat -a -x, -e page-faults -G "$A" -- true 2>&1 | grep -q "<not supported>" && cg_events=no
 for m in "" "--bpf-counters" "--bpf-counters --no-tp-btf"; do
+  if [ -z "$m" ] && [ $cg_events = no ]; then
+    "$BPFPERF" stat -a -x, --for-each-cgroup "$A" -e page-faults -- true 2>&1 | grep -q "<not supported>,,page-faults,$A" ||
+      fail "per-cgroup perf events: perf says <not supported>, bpfperf does not"
+    echo "per-cgroup perf events are not supported here (perf agrees): only --bpf-counters is checked"
+    continue
+  fi
   "$BPFPERF" stat $m -a -x, -o "$TMP/o.csv" --for-each-cgroup "$A,$B" -e page-faults -- sh -c "$W_PAGES" ||
     fail "stat $m --for-each-cgroup exited $?"
   "$BPFPERF" stat $m -a -x, -o "$TMP/o2.csv" --for-each-cgroup "$A,$B" -e cpu-clock -- sh -c "$W_SPIN" ||

@@ -299,6 +299,66 @@ static void test_slots(void **state)
 	assert_int_equal(btf_fmt_find_struct(T.btf, "nope"), 0);
 }
 
+/* A kernel enum numbered differently than the object's copy (skb_drop_reason
+ * on 6.1 vs the build machine): values are named by the kernel's numbering. */
+static void test_kernel_enums(void **state)
+{
+	(void)state;
+	struct btf *obj = btf__new_empty(), *kern = btf__new_empty();
+	int u32 = btf__add_int(obj, "unsigned int", 4, 0);
+	int reason = btf__add_enum(obj, "drop_reason", 4);
+	btf__add_enum_value(obj, "NOT_SPECIFIED", 2);
+	btf__add_enum_value(obj, "NO_SOCKET", 3);
+	btf__add_enum_value(obj, "NEW_ONE", 4);
+	int local = btf__add_enum(obj, "local_only", 4);
+	btf__add_enum_value(obj, "L_A", 7);
+	int tdef = btf__add_typedef(obj, "reason_t", reason);
+	(void)u32;
+	btf__add_int(kern, "int", 4, BTF_INT_SIGNED);
+	btf__add_enum(kern, "unrelated", 4);
+	btf__add_enum_value(kern, "X", 3);
+	btf__add_enum(kern, "drop_reason", 4);
+	btf__add_enum_value(kern, "NO_SOCKET", 2);
+	btf__add_enum_value(kern, "NOT_SPECIFIED", 3);
+
+	struct btf_fmt_kenums *ke = btf_fmt_kenums_new(obj, kern);
+	assert_non_null(ke);
+	const struct btf *kb = NULL;
+	const struct btf_type *kt = btf_fmt_kenum(ke, (uint32_t)reason, &kb);
+	assert_non_null(kt);
+	assert_ptr_equal(kb, kern);
+	assert_int_equal(btf_vlen(kt), 2);
+	assert_null(btf_fmt_kenum(ke, (uint32_t)local, &kb));
+
+	uint32_t v = 2;
+	struct strbuf sb = {0};
+	assert_int_equal(btf_fmt_text_k(&sb, obj, ke, (uint32_t)tdef, &v, 4), 0);
+	assert_string_equal(sb.buf, "NO_SOCKET");	/* the object's BTF says NOT_SPECIFIED */
+	sb_free(&sb);
+	v = 4;	/* the kernel has no enumerator 4: a number, not the object's NEW_ONE */
+	assert_int_equal(btf_fmt_text_k(&sb, obj, ke, (uint32_t)reason, &v, 4), 0);
+	assert_string_equal(sb.buf, "4");
+	sb_free(&sb);
+	v = 7;	/* an enum the kernel lacks keeps the object's names */
+	assert_int_equal(btf_fmt_text_k(&sb, obj, ke, (uint32_t)local, &v, 4), 0);
+	assert_string_equal(sb.buf, "L_A");
+	sb_free(&sb);
+	v = 2;	/* without the table: the object's numbering */
+	assert_int_equal(btf_fmt_text_k(&sb, obj, NULL, (uint32_t)reason, &v, 4), 0);
+	assert_string_equal(sb.buf, "NOT_SPECIFIED");
+	sb_free(&sb);
+	btf_fmt_kenums_free(ke);
+
+	/* nothing in common: no table */
+	struct btf *other = btf__new_empty();
+	btf__add_enum(other, "zzz", 4);
+	btf__add_enum_value(other, "Z", 1);
+	assert_null(btf_fmt_kenums_new(other, kern));
+	btf__free(other);
+	btf__free(obj);
+	btf__free(kern);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_int128_float_ptr),
 		cmocka_unit_test(test_arrays_modifiers),
 		cmocka_unit_test(test_enums),
+		cmocka_unit_test(test_kernel_enums),
 		cmocka_unit_test(test_structs),
 		cmocka_unit_test(test_datasec),
 		cmocka_unit_test(test_short_data_and_bad_types),

@@ -651,6 +651,22 @@ static void test_threads(void **state)
 	machine_free(m);
 }
 
+/* A workload sampled before its exec's COMM record (no synthesized comm, no
+ * FORK from a named parent) is named by its first COMM, as perf does. */
+static void test_first_comm(void **state)
+{
+	(void)state;
+	struct machine *m = machine_new(NULL);
+	machine_comm_first(m, 154, 154, "bpfperf-demo");
+	machine_comm_first(m, 154, 154, "later-name");	/* only the first counts */
+	assert_string_equal(machine_comm_of(m, 154, 154), "bpfperf-demo");
+	assert_string_equal(machine_comm_of(m, 154, 155), "bpfperf-demo");	/* via its process */
+	machine_comm(m, 154, 154, "renamed", false);	/* a known comm wins */
+	assert_string_equal(machine_comm_of(m, 154, 154), "renamed");
+	assert_string_equal(machine_comm_of(m, 200, 200), ":200");
+	machine_free(m);
+}
+
 static void test_intern(void **state)
 {
 	(void)state;
@@ -679,6 +695,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_intern),
+		cmocka_unit_test(test_first_comm),
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_kallsyms_bad),
 		cmocka_unit_test(test_kallsyms_blocks),

@@ -186,7 +186,14 @@ static int attach_prog(struct bpfobj *bo, struct bpf_program *p, const char *sec
 		       log_strerr(err), why ? "; " : "", why ? why : "");
 		return err ? err : -EINVAL;
 	}
-	pr_debug("attached '%s' at %s", bpf_program__name(p), sec);
+	/* the mechanism the kernel attached it with, as libbpf names it */
+	const char *pt = libbpf_bpf_prog_type_str(bpf_program__type(p));
+	const char *at = bpf_program__type(p) == BPF_PROG_TYPE_TRACING ||
+			 bpf_program__type(p) == BPF_PROG_TYPE_LSM ?
+			 libbpf_bpf_attach_type_str(bpf_program__expected_attach_type(p)) : NULL;
+	pr_info("program '%s' (section '%s') runs as a %s program%s%s", bpf_program__name(p), sec,
+		pt ? pt : "BPF", at ? ", attach type " : "", at ? at : "");
+	pr_debug("attached '%s' at %s (program fd %d)", bpf_program__name(p), sec, bpf_program__fd(p));
 	add_link(bo, l);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 struct btf;
+struct btf_fmt_kenums;
 struct btf_type;
 struct bpf_map;
 struct bpf_program;
@@ -59,6 +60,10 @@ struct bpfobj {
 	int nr_hists;
 	/* CO-RE target: minimal BTF in a memfd until loaded */
 	struct corebtf_prep core;
+	/* globals.c: the running kernel's enums (bpfobj_kenums) */
+	struct btf *kbtf;
+	struct btf_fmt_kenums *kenums;
+	bool kenums_tried;
 };
 
 static inline bool bpfobj_has_prefix(const char *s, const char *p)
@@ -72,6 +77,10 @@ bool bpfobj_btf_find_var(const struct btf *btf, const char *sec, const char *nam
 			 struct bpfobj_global *g);
 /* globals.c: whether m is the internal map of global data section sec (".bss"). */
 bool bpfobj_map_is_section(const struct bpf_map *m, const char *sec);
+
+/* globals.c: the running kernel's definitions of the object's named enums
+ * (btf_fmt.h), loaded on first use; NULL if none or no kernel BTF. */
+const struct btf_fmt_kenums *bpfobj_kenums(struct bpfobj *bo);
 
 /* section.c: NULL if the kernel has what section sec needs, else a sentence
  * naming the missing feature (static storage: use before the next call). */

@@ -580,9 +580,14 @@ struct btf *corebtf_minimize(const struct corebtf_raw *local, const struct coreb
 		}
 	}
 	free(chain);
-	for (size_t k = 0; k < nroots; k++)
-		if (!roots[k].cands)
-			st->missing++;
+	for (size_t k = 0; k < nroots; k++) {
+		if (roots[k].cands)
+			continue;
+		if (st->missing < COREBTF_MISSING_KEPT)
+			st->missing_roots[st->missing] = (struct corebtf_missing){
+				.name = roots[k].name, .len = roots[k].len, .kclass = roots[k].kclass };
+		st->missing++;
+	}
 	/* libbpf sizes pointers by the target's "long": keep the kernel's */
 	for (uint32_t id = target->start_id; id < m.cnt && nroots; id++) {
 		const struct btf_type *t = corebtf_raw_type(target, id);
@@ -682,21 +687,6 @@ static bool has_typed_ksyms(const struct corebtf_raw *b)
 	return false;
 }
 
-/* Kernel module BTFs: where libbpf looks for a type missing from vmlinux. */
-static bool have_module_btfs(const char *kernel_btf)
-{
-	if (strcmp(kernel_btf, "/sys/kernel/btf/vmlinux"))
-		return false;
-	DIR *d = opendir("/sys/kernel/btf");
-	bool found = false;
-	struct dirent *e;
-	while (d && !found && (e = readdir(d)))
-		found = e->d_name[0] != '.' && strcmp(e->d_name, "vmlinux");
-	if (d)
-		closedir(d);
-	return found;
-}
-
 struct kbtf {
 	void *data;
 	size_t len;
@@ -745,6 +735,65 @@ static void kbtf_close(struct kbtf *k)
 	else
 		free(k->data);
 	k->data = NULL;
+}
+
+/* Kernel module BTFs: where libbpf looks for the candidates of a type that
+ * vmlinux's BTF lacks (only then: a type vmlinux has is never looked up in
+ * modules). With every missing root absent from the modules too, the minimal
+ * BTF gives what libbpf gives (no candidate); otherwise libbpf must relocate.
+ * Returns true when a module has one (why: the type and module), or when the
+ * search cannot be complete. */
+static bool missing_in_modules(const char *kernel_btf, const struct corebtf_raw *vmlinux,
+			       const struct corebtf_stats *st, char *why, size_t whylen)
+{
+	if (strcmp(kernel_btf, "/sys/kernel/btf/vmlinux"))
+		return false;	/* another kernel's BTF file: no modules to search */
+	if (st->missing > COREBTF_MISSING_KEPT) {
+		snprintf(why, whylen, "%u relocated types are not in vmlinux's BTF and may be in "
+			 "kernel modules' (libbpf searches the module BTFs)", st->missing);
+		return true;
+	}
+	DIR *d = opendir("/sys/kernel/btf");
+	if (!d)
+		return false;
+	bool found = false;
+	struct dirent *e;
+	while (!found && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "vmlinux"))
+			continue;
+		char path[300];
+		snprintf(path, sizeof(path), "/sys/kernel/btf/%s", e->d_name);
+		struct kbtf mk;
+		struct corebtf_raw mod = {0};
+		const char *perr;
+		if (kbtf_open(path, &mk) < 0)
+			continue;	/* a module unloaded meanwhile */
+		if (corebtf_raw_parse(&mod, mk.data, mk.len, vmlinux, &perr) < 0) {
+			snprintf(why, whylen, "cannot parse module %.64s's BTF (%.64s) to look for "
+				 "relocated types vmlinux's BTF lacks", e->d_name, perr);
+			found = true;
+		}
+		for (uint32_t id = mod.start_id; !found && id < corebtf_raw_type_cnt(&mod); id++) {
+			const struct btf_type *t = corebtf_raw_type(&mod, id);
+			const char *tn = t && t->name_off ? corebtf_raw_str(&mod, t->name_off) : NULL;
+			if (!tn)
+				continue;
+			for (uint32_t k = 0; k < st->missing && !found; k++) {
+				const struct corebtf_missing *r = &st->missing_roots[k];
+				if (r->kclass != kind_class(t) || strncmp(tn, r->name, r->len) ||
+				    (tn[r->len] && corebtf_essential_len(tn) != r->len))
+					continue;
+				snprintf(why, whylen, "relocated type '%.*s' is not in vmlinux's BTF but in "
+					 "module %.64s's (libbpf searches the module BTFs)",
+					 (int)(r->len < 64 ? r->len : 64), r->name, e->d_name);
+				found = true;
+			}
+		}
+		corebtf_raw_free(&mod);
+		kbtf_close(&mk);
+	}
+	closedir(d);
+	return found;
 }
 
 /* .BTF, .BTF.ext and whether a program section needs the kernel BTF. */
@@ -883,9 +932,8 @@ int corebtf_prepare(const char *obj_path, const char *kernel_btf, enum corebtf_m
 		p->fallback = why;
 		goto out;
 	}
-	if (p->st.missing && have_module_btfs(kernel_btf)) {
-		p->fallback = "a relocated type is not in vmlinux's BTF and may be in a kernel module's "
-			      "(libbpf searches the module BTFs)";
+	if (p->st.missing && missing_in_modules(kernel_btf, &target, &p->st, whybuf, sizeof(whybuf))) {
+		p->fallback = whybuf;
 		goto out;
 	}
 	uint32_t size;

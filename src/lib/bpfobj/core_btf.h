@@ -66,9 +66,17 @@ int corebtf_ext_relos(const void *ext, size_t len, struct corebtf_relo **out, si
 /* Name length without a ___flavor suffix (libbpf's "essential name"). */
 size_t corebtf_essential_len(const char *name);
 
+#define COREBTF_MISSING_KEPT 8
 struct corebtf_stats {
 	uint32_t relos, roots, cands, types;
 	uint32_t missing;	/* roots without any candidate in the target */
+	/* the first COREBTF_MISSING_KEPT of them: essential name (name[0..len),
+	 * pointing into the local BTF) and kind class (BTF_KIND_ENUM for enum64 too) */
+	struct corebtf_missing {
+		const char *name;
+		size_t len;
+		int kclass;
+	} missing_roots[COREBTF_MISSING_KEPT];
 };
 
 /* Build the minimal target BTF for the relocations relos (local type ids

@@ -132,7 +132,7 @@ static void iter_free(struct map_iter *it)
 static void json_kv(struct bpfobj *bo, struct json_writer *jw, uint32_t tid, const void *d, uint32_t sz)
 {
 	if (tid && bo->btf)
-		btf_fmt_json(jw, bo->btf, tid, d, sz);
+		btf_fmt_json_k(jw, bo->btf, bpfobj_kenums(bo), tid, d, sz);
 	else
 		btf_fmt_hex_json(jw, d, sz);
 }
@@ -140,7 +140,7 @@ static void json_kv(struct bpfobj *bo, struct json_writer *jw, uint32_t tid, con
 static void text_kv(struct bpfobj *bo, struct strbuf *sb, uint32_t tid, const void *d, uint32_t sz)
 {
 	if (tid && bo->btf)
-		btf_fmt_text(sb, bo->btf, tid, d, sz);
+		btf_fmt_text_k(sb, bo->btf, bpfobj_kenums(bo), tid, d, sz);
 	else
 		btf_fmt_hex_text(sb, d, sz);
 }

@@ -75,6 +75,32 @@ int bpfobj_global_u64(struct bpfobj *bo, const char *sec, const char *name, uint
 	return err;
 }
 
+const struct btf_fmt_kenums *bpfobj_kenums(struct bpfobj *bo)
+{
+	if (bo->kenums_tried || !bo->btf)
+		return bo->kenums;
+	bo->kenums_tried = true;
+	bool any = false;	/* read the kernel's BTF only for an object with named enums */
+	for (uint32_t id = 1, n = btf__type_cnt(bo->btf); id < n && !any; id++) {
+		const struct btf_type *t = btf__type_by_id(bo->btf, id);
+		any = t && btf_is_any_enum(t) && t->name_off;
+	}
+	if (!any)
+		return NULL;
+	bo->kbtf = btf__load_vmlinux_btf();
+	if (!bo->kbtf) {
+		pr_debug("%s: the kernel's BTF is unreadable (%s): enums keep the numbering of the "
+			 "object's BTF, which may differ from the running kernel's", bo->path,
+			 strerror(errno));
+		bo->kbtf = NULL;
+		return NULL;
+	}
+	bo->kenums = btf_fmt_kenums_new(bo->btf, bo->kbtf);
+	if (bo->kenums)
+		pr_debug("%s: enums the kernel defines are named and numbered as in its BTF", bo->path);
+	return bo->kenums;
+}
+
 /* ---------------------------------------------------- assignment before load */
 
 static int bad_type(const char *name)
@@ -182,8 +208,9 @@ static int parse_number(const char *val, unsigned sz, bool is_signed, uint64_t *
 	return errno || !*val || *end ? -EINVAL : 0;
 }
 
-static int set_integer(const struct btf *btf, const char *name, const char *val,
-		       const struct btf_type *t, uint8_t *dst, uint32_t size)
+static int set_integer(const struct btf *btf, const struct btf_fmt_kenums *ke, uint32_t tid,
+		       const char *name, const char *val, const struct btf_type *t, uint8_t *dst,
+		       uint32_t size)
 {
 	unsigned sz = btf_is_int(t) ? btf_int_bits(t) / 8 : t->size;
 	bool is_signed = btf_is_int(t) ? (btf_int_encoding(t) & BTF_INT_SIGNED) : true;
@@ -192,7 +219,17 @@ static int set_integer(const struct btf *btf, const char *name, const char *val,
 	if (sz == 0 || sz > 8 || sz > size)
 		return bad_type(name);
 	uint64_t u = 0;
-	if (!btf_is_any_enum(t) || !enum_value(btf, t, val, &u)) {
+	/* an enum the kernel defines takes the kernel's numbers: the program compares
+	 * the value with what the kernel stores */
+	const struct btf *kb = NULL;
+	const struct btf_type *kt = btf_is_any_enum(t) ? btf_fmt_kenum(ke, tid, &kb) : NULL;
+	if (kt && !enum_value(kb, kt, val, &u) && enum_value(btf, t, val, &u)) {
+		pr_err("cannot set %s=%s: the running kernel's enum %s has no enumerator %s (the "
+		       "object was built with headers of another kernel); give one the kernel has "
+		       "or a number", name, val, btf__name_by_offset(kb, kt->name_off), val);
+		return -EINVAL;
+	}
+	if (kt ? !enum_value(kb, kt, val, &u) : (!btf_is_any_enum(t) || !enum_value(btf, t, val, &u))) {
 		int err = parse_number(val, sz, is_signed, &u);
 		if (err) {
 			pr_err("cannot set %s=%s: not a%s %u-byte %s%s", name, val,
@@ -244,7 +281,7 @@ static int apply_set(struct bpfobj *bo, const char *assign)
 		if (t && btf_is_int(t) && (btf_int_encoding(t) & BTF_INT_BOOL))
 			ret = set_bool(name, val, dst, g.size);
 		else if (t && (btf_is_int(t) || btf_is_any_enum(t)))
-			ret = set_integer(bo->btf, name, val, t, dst, g.size);
+			ret = set_integer(bo->btf, bpfobj_kenums(bo), rid, name, val, t, dst, g.size);
 		else if (t && btf_is_array(t))
 			ret = set_string(bo->btf, name, val, t, dst, g.size);
 		else

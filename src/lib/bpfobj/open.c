@@ -2,6 +2,7 @@
 /* Opening a BPF object file: check it is one, prepare its CO-RE target,
  * let libbpf parse it, assign globals; and closing it. */
 #include "bpfobj_int.h"
+#include "btf/btf_fmt.h"
 #include "log.h"
 #include "util.h"
 
@@ -133,6 +134,8 @@ int bpfobj_open(const char *path, const struct bpfobj_open_opts *opts, struct bp
 	if (!bo->obj) {
 		err = -errno;
 		corebtf_prep_done(&bo->core);
+	btf_fmt_kenums_free(bo->kenums);
+	btf__free(bo->kbtf);
 		pr_err("cannot open BPF object %s: %s (libbpf could not parse it: corrupt or "
 		       "unsupported ELF; the messages above say where); rebuild it with clang -target bpf -g",
 		       path, log_strerr(err));
@@ -174,6 +177,8 @@ void bpfobj_close(struct bpfobj *bo)
 		close(bo->epfd);
 	bpf_object__close(bo->obj);
 	corebtf_prep_done(&bo->core);
+	btf_fmt_kenums_free(bo->kenums);
+	btf__free(bo->kbtf);
 	for (int i = 0; i < bo->nr_progs; i++)
 		free(bo->logs[i]);
 	free(bo->logs);

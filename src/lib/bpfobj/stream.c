@@ -44,7 +44,7 @@ static void print_record(struct bpfobj_stream *s, const void *data, size_t size)
 		jw_kv_string(jw, "map", bpf_map__name(s->map));
 		jw_key(jw, "record");
 		if (s->type_id)
-			btf_fmt_json(jw, bo->btf, s->type_id, data, size);
+			btf_fmt_json_k(jw, bo->btf, bpfobj_kenums(bo), s->type_id, data, size);
 		else
 			btf_fmt_hex_json(jw, data, size);
 		jw_end_object(jw);
@@ -53,7 +53,7 @@ static void print_record(struct bpfobj_stream *s, const void *data, size_t size)
 		struct strbuf sb = {0};
 		sb_printf(&sb, "%s: ", bpf_map__name(s->map));
 		if (s->type_id)
-			btf_fmt_text(&sb, bo->btf, s->type_id, data, size);
+			btf_fmt_text_k(&sb, bo->btf, bpfobj_kenums(bo), s->type_id, data, size);
 		else
 			btf_fmt_hex_text(&sb, data, size);
 		fprintf(bo->out.out, "%s\n", sb.buf);

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_DEPTH 32
@@ -21,6 +22,7 @@
 
 struct fmt_ctx {
 	const struct btf *btf;
+	const struct btf_fmt_kenums *ke;
 	struct json_writer *jw;	/* JSON mode when set */
 	struct strbuf *sb;	/* text mode otherwise */
 	const uint8_t *base;
@@ -211,8 +213,15 @@ static void walk_int(struct fmt_ctx *c, const struct btf_type *t, size_t off, un
 	}
 }
 
-static void walk_enum(struct fmt_ctx *c, const struct btf_type *t, size_t off)
+static void walk_enum(struct fmt_ctx *c, uint32_t id, const struct btf_type *t, size_t off)
 {
+	/* the value's size is the object's; the enumerators are the kernel's if it has the enum */
+	const struct btf *eb = c->btf;
+	const struct btf_type *et = btf_fmt_kenum(c->ke, id, &eb);
+	if (!et) {
+		et = t;
+		eb = c->btf;
+	}
 	int size = (int)t->size;
 	if (size != 1 && size != 2 && size != 4 && size != 8) {
 		emit_err(c, -EINVAL, "bad enum size");
@@ -224,21 +233,21 @@ static void walk_enum(struct fmt_ctx *c, const struct btf_type *t, size_t off)
 	}
 	uint64_t u = btf_fmt_read_uint(c->base + off, size);
 	int64_t sv = size == 8 ? (int64_t)u : (int64_t)(u << (64 - 8 * size)) >> (64 - 8 * size);
-	uint16_t vlen = btf_vlen(t);
-	bool is64 = btf_is_enum64(t);
+	uint16_t vlen = btf_vlen(et);
+	bool is64 = btf_is_enum64(et);
 	for (uint16_t i = 0; i < vlen; i++) {
 		const char *name;
 		bool match;
 		if (is64) {
-			const struct btf_enum64 *e = btf_enum64(t) + i;
+			const struct btf_enum64 *e = btf_enum64(et) + i;
 			uint64_t ev = ((uint64_t)e->val_hi32 << 32) | e->val_lo32;
 			match = ev == u;
-			name = btf__name_by_offset(c->btf, e->name_off);
+			name = btf__name_by_offset(eb, e->name_off);
 		} else {
-			const struct btf_enum *e = btf_enum(t) + i;
+			const struct btf_enum *e = btf_enum(et) + i;
 			/* enumerator values are 32 bits: compare sign- and zero-extended */
 			match = (int64_t)e->val == sv || (uint64_t)(uint32_t)e->val == u;
-			name = btf__name_by_offset(c->btf, e->name_off);
+			name = btf__name_by_offset(eb, e->name_off);
 		}
 		if (match && name) {
 			if (c->jw)
@@ -462,7 +471,7 @@ static void walk(struct fmt_ctx *c, uint32_t id, size_t off, unsigned bit_off, i
 		return;
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
-		walk_enum(c, t, off);
+		walk_enum(c, id, t, off);
 		return;
 	case BTF_KIND_PTR: {
 		if (!in_bounds(c, off, 8)) {
@@ -527,7 +536,13 @@ static void walk(struct fmt_ctx *c, uint32_t id, size_t off, unsigned bit_off, i
 int btf_fmt_json(struct json_writer *jw, const struct btf *btf, uint32_t type_id,
 		 const void *data, size_t size)
 {
-	struct fmt_ctx c = { .btf = btf, .jw = jw, .base = data, .size = data ? size : 0 };
+	return btf_fmt_json_k(jw, btf, NULL, type_id, data, size);
+}
+
+int btf_fmt_json_k(struct json_writer *jw, const struct btf *btf, const struct btf_fmt_kenums *ke,
+		   uint32_t type_id, const void *data, size_t size)
+{
+	struct fmt_ctx c = { .btf = btf, .ke = ke, .jw = jw, .base = data, .size = data ? size : 0 };
 	if (!btf) {
 		btf_fmt_hex_json(jw, data, size);
 		return -EINVAL;
@@ -539,7 +554,13 @@ int btf_fmt_json(struct json_writer *jw, const struct btf *btf, uint32_t type_id
 int btf_fmt_text(struct strbuf *sb, const struct btf *btf, uint32_t type_id,
 		 const void *data, size_t size)
 {
-	struct fmt_ctx c = { .btf = btf, .sb = sb, .base = data, .size = data ? size : 0 };
+	return btf_fmt_text_k(sb, btf, NULL, type_id, data, size);
+}
+
+int btf_fmt_text_k(struct strbuf *sb, const struct btf *btf, const struct btf_fmt_kenums *ke,
+		   uint32_t type_id, const void *data, size_t size)
+{
+	struct fmt_ctx c = { .btf = btf, .ke = ke, .sb = sb, .base = data, .size = data ? size : 0 };
 	if (!btf) {
 		btf_fmt_hex_text(sb, data, size);
 		return -EINVAL;
@@ -629,4 +650,88 @@ bool btf_fmt_find_slots(const struct btf *btf, uint32_t type_id, size_t *offset,
 		return *nr > 0;
 	}
 	return false;
+}
+
+/* Kernel enums ------------------------------------------------------------*/
+
+struct kenum_name {
+	const char *name;	/* in the object's BTF */
+	uint32_t id;
+};
+
+struct btf_fmt_kenums {
+	const struct btf *kbtf;
+	uint32_t nr;		/* object type ids below nr */
+	uint32_t *kid;		/* object type id -> kernel type id, 0: none */
+};
+
+static int cmp_kenum_name(const void *a, const void *b)
+{
+	return strcmp(((const struct kenum_name *)a)->name, ((const struct kenum_name *)b)->name);
+}
+
+struct btf_fmt_kenums *btf_fmt_kenums_new(const struct btf *btf, const struct btf *kbtf)
+{
+	if (!btf || !kbtf)
+		return NULL;
+	uint32_t n = btf__type_cnt(btf);
+	struct kenum_name *names = NULL;
+	size_t nr_names = 0;
+	for (uint32_t id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const char *name = t && btf_is_any_enum(t) ? btf__name_by_offset(btf, t->name_off) : NULL;
+		if (!name || !*name)
+			continue;
+		names = xrealloc(names, (nr_names + 1) * sizeof(*names));
+		names[nr_names++] = (struct kenum_name){ .name = name, .id = id };
+	}
+	struct btf_fmt_kenums *ke = NULL;
+	if (!nr_names)
+		return NULL;
+	qsort(names, nr_names, sizeof(*names), cmp_kenum_name);
+	/* one pass over the kernel's types: it has far more than the object */
+	uint32_t kn = btf__type_cnt(kbtf);
+	for (uint32_t kid = 1; kid < kn; kid++) {
+		const struct btf_type *kt = btf__type_by_id(kbtf, kid);
+		if (!kt || !btf_is_any_enum(kt) || !kt->name_off)
+			continue;
+		struct kenum_name key = { .name = btf__name_by_offset(kbtf, kt->name_off) };
+		if (!key.name)
+			continue;
+		struct kenum_name *hit = bsearch(&key, names, nr_names, sizeof(*names), cmp_kenum_name);
+		if (!hit)
+			continue;
+		/* equal names sit together: map every object enum of that name */
+		while (hit > names && !strcmp(hit[-1].name, key.name))
+			hit--;
+		for (; hit < names + nr_names && !strcmp(hit->name, key.name); hit++) {
+			if (!ke) {
+				ke = xcalloc(1, sizeof(*ke));
+				ke->kbtf = kbtf;
+				ke->nr = n;
+				ke->kid = xcalloc(n, sizeof(*ke->kid));
+			}
+			if (!ke->kid[hit->id])	/* the first kernel enum of a name wins */
+				ke->kid[hit->id] = kid;
+		}
+	}
+	free(names);
+	return ke;
+}
+
+void btf_fmt_kenums_free(struct btf_fmt_kenums *ke)
+{
+	if (!ke)
+		return;
+	free(ke->kid);
+	free(ke);
+}
+
+const struct btf_type *btf_fmt_kenum(const struct btf_fmt_kenums *ke, uint32_t type_id,
+				     const struct btf **kbtf)
+{
+	if (!ke || type_id >= ke->nr || !ke->kid[type_id])
+		return NULL;
+	*kbtf = ke->kbtf;
+	return btf__type_by_id(ke->kbtf, ke->kid[type_id]);
 }

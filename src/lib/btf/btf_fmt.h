@@ -36,6 +36,26 @@ int btf_fmt_json(struct json_writer *jw, const struct btf *btf, uint32_t type_id
 int btf_fmt_text(struct strbuf *sb, const struct btf *btf, uint32_t type_id,
 		 const void *data, size_t size);
 
+/* Enumerators as the running kernel defines them. A BPF object's copy of a
+ * kernel enum (from the build machine's vmlinux.h) may number it differently
+ * than the kernel the program runs on (enum skb_drop_reason differs between
+ * 6.1 and 6.12), while the values the kernel stores are its own. A table maps
+ * each named enum of btf to the enum of the same name in kbtf (the kernel's
+ * BTF), which then names the values and gives the numbers of enumerators.
+ * kbtf must outlive the table. NULL when btf has no named enum that kbtf has. */
+struct btf_fmt_kenums;
+struct btf_fmt_kenums *btf_fmt_kenums_new(const struct btf *btf, const struct btf *kbtf);
+void btf_fmt_kenums_free(struct btf_fmt_kenums *ke);
+/* The kernel's enum for btf's type id (modifiers and typedefs skipped), or
+ * NULL (ke NULL, or not a kernel enum); *kbtf is set to the BTF it lives in. */
+const struct btf_type *btf_fmt_kenum(const struct btf_fmt_kenums *ke, uint32_t type_id,
+				     const struct btf **kbtf);
+/* btf_fmt_json/btf_fmt_text with enum values named by the kernel's enums (ke may be NULL). */
+int btf_fmt_json_k(struct json_writer *jw, const struct btf *btf, const struct btf_fmt_kenums *ke,
+		   uint32_t type_id, const void *data, size_t size);
+int btf_fmt_text_k(struct strbuf *sb, const struct btf *btf, const struct btf_fmt_kenums *ke,
+		   uint32_t type_id, const void *data, size_t size);
+
 /* Fallback without BTF: JSON array of "0x.." byte strings (bpftool's raw
  * "key"/"value" form) and text "01 02 ff". */
 void btf_fmt_hex_json(struct json_writer *jw, const void *data, size_t size);

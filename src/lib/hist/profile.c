@@ -169,6 +169,15 @@ bad:
 	return 0;
 }
 
+static int on_first_comm(void *ctx, const struct pd_record *r)
+{
+	struct profile *rp = ctx;
+	struct pd_comm c;
+	if (pd_decode_comm(r->hdr, r->hdr->size, &c) == 0)
+		machine_comm_first(rp->m, (int)c.rec.pid, (int)c.rec.tid, c.comm);
+	return 0;
+}
+
 static void on_bpf_prog(void *ctx, const struct bpf_prog_info *info)
 {
 	machine_bpf_prog_info(ctx, info);
@@ -204,7 +213,8 @@ int profile_build(struct profile *rp, struct pd_file *f, const struct profile_op
 			"KSYMBOL records only", o->name);
 
 	uint64_t t_indexed = now_ns();
-	if (pd_process(f, on_record, rp, err, sizeof(err)) < 0) {
+	if (pd_process_type(f, PERF_RECORD_COMM, on_first_comm, rp, err, sizeof(err)) < 0 ||
+	    pd_process(f, on_record, rp, err, sizeof(err)) < 0) {
 		pr_err("%s: %s", o->name, err);
 		return -EINVAL;
 	}

@@ -763,6 +763,26 @@ out:
 	return ret;
 }
 
+int pd_process_type(struct pd_file *f, uint32_t type, pd_record_fn fn, void *ctx, char *err,
+		    size_t errlen)
+{
+	int ret = pd_index(f, err, errlen);
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < f->nidx; i++) {
+		struct perf_event_header hdr;
+		memcpy(&hdr, f->buf + f->idx[i].off, sizeof(hdr));
+		if (hdr.type != type)
+			continue;
+		struct pd_record r;
+		if ((ret = decode(f, f->idx[i].off, &r, err, errlen)) < 0)
+			return ret;
+		if ((ret = fn(ctx, &r)) != 0)
+			return ret;
+	}
+	return 0;
+}
+
 int pd_process(struct pd_file *f, pd_record_fn fn, void *ctx, char *err, size_t errlen)
 {
 	int ret = pd_index(f, err, errlen);

@@ -64,6 +64,10 @@ typedef int (*pd_record_fn)(void *ctx, const struct pd_record *r);
  * data (naming the offset and record type). */
 int pd_process(struct pd_file *f, pd_record_fn fn, void *ctx, char *err, size_t errlen);
 
+/* pd_process for the records of one type only (others are not decoded). */
+int pd_process_type(struct pd_file *f, uint32_t type, pd_record_fn fn, void *ctx, char *err,
+		    size_t errlen);
+
 /* "cpu-clock", "cycles", "sched:sched_switch" (tracepoints by id via tracefs
  * when available, else "tracepoint:<id>"). */
 char *pd_event_name_from_attr(const struct perf_event_attr *attr);

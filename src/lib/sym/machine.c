@@ -89,6 +89,7 @@ struct proc {
 struct thread {
 	int tid, pid;
 	const char *comm;
+	const char *first_comm;	/* machine_comm_first */
 	bool dead;
 };
 
@@ -305,6 +306,16 @@ void machine_comm(struct machine *m, int pid, int tid, const char *comm, bool ex
 	}
 }
 
+void machine_comm_first(struct machine *m, int pid, int tid, const char *comm)
+{
+	struct thread *t = ih_get(&m->threads, tid);
+	if (t && t->first_comm)
+		return;
+	if (!t)
+		t = thread_findnew(m, pid, tid);
+	t->first_comm = strtab_intern(m->strs, comm ? comm : "");
+}
+
 void machine_fork(struct machine *m, int pid, int tid, int ppid, int ptid)
 {
 	struct thread *parent = ih_get(&m->threads, ptid);
@@ -343,9 +354,13 @@ const char *machine_comm_of(struct machine *m, int pid, int tid)
 	struct thread *t = ih_get(&m->threads, tid);
 	if (t && t->comm)
 		return t->comm;
-	t = ih_get(&m->threads, pid);
-	if (t && t->comm)
-		return t->comm;
+	struct thread *pt = ih_get(&m->threads, pid);
+	if (pt && pt->comm)
+		return pt->comm;
+	if (t && t->first_comm)
+		return t->first_comm;
+	if (pt && pt->first_comm)
+		return pt->first_comm;
 	char buf[24];
 	snprintf(buf, sizeof(buf), ":%d", tid);
 	return strtab_intern(m->strs, buf);

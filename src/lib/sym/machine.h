@@ -30,6 +30,12 @@ void machine_free(struct machine *m);
 
 /* Side-band, in time order. pid = process (tgid), tid = thread. */
 void machine_comm(struct machine *m, int pid, int tid, const char *comm, bool exec);
+/* Before the side-band: the first COMM record of each thread, whatever its
+ * time. A thread whose samples come before any comm is known for it (no
+ * synthesized COMM, no FORK from a named parent: a workload sampled between
+ * its exec's rename and the COMM record) is named by it, as perf names such a
+ * thread once its first COMM arrives, instead of ":tid". */
+void machine_comm_first(struct machine *m, int pid, int tid, const char *comm);
 /* A user or kernel mapping (MMAP/MMAP2). kernel=true for the kernel's own maps
  * (pid -1 in perf.data: "[kernel.kallsyms]_text" and modules). build_id may be
  * NULL. prot as in MMAP2 (PROT_EXEC bit tells code from data); pass PROT_EXEC
