@@ -150,78 +150,16 @@ static int parse_args(int argc, char **argv, struct stat_cli *o)
 	return CLI_OK;
 }
 
-/* A counter in one aggregation (all slots, or one CPU with -A), over runs. */
-struct cell {
-	struct stat_acc acc;
-	uint64_t run, ena;
-	bool counted;
-};
-
 struct runner {
 	const struct stat_cli *o;
 	struct stat_printer *p;
 	struct stat_engine *s;
 	bool per_cpu;		/* counting on CPUs */
-	int nr_ctrs, nr_slots, nr_aggr;
+	int nr_ctrs, nr_slots;
 	struct stat_value *prev, *cur;
-	struct cell *total;	/* nr_ctrs x nr_aggr, over the runs */
+	struct stat_cells *total;	/* over the runs */
 	uint64_t t0, last_tick;
 };
-
-/* Add values (per counter and slot) into cells (per counter and aggregation). */
-static void aggregate(const struct runner *r, const struct stat_value *v, struct cell *cells)
-{
-	for (int i = 0; i < r->nr_ctrs; i++) {
-		double sum[r->nr_aggr];
-		uint64_t run[r->nr_aggr], ena[r->nr_aggr];
-		memset(sum, 0, sizeof(sum));
-		memset(run, 0, sizeof(run));
-		memset(ena, 0, sizeof(ena));
-		for (int s = 0; s < r->nr_slots; s++) {
-			int a = r->nr_aggr > 1 ? s : 0;
-			const struct stat_value *x = &v[i * r->nr_slots + s];
-			sum[a] += stat_scaled(x);
-			run[a] += x->run;
-			ena[a] += x->ena;
-		}
-		for (int a = 0; a < r->nr_aggr; a++) {
-			struct cell *c = &cells[i * r->nr_aggr + a];
-			stat_acc_add(&c->acc, sum[a]);
-			c->run += run[a];
-			c->ena += ena[a];
-			c->counted |= run[a] > 0;
-		}
-	}
-}
-
-static void print_cells(const struct runner *r, const struct cell *cells, double wall_ns)
-{
-	for (int i = 0; i < r->nr_ctrs; i++) {
-		for (int a = 0; a < r->nr_aggr; a++) {
-			const struct cell *c = &cells[i * r->nr_aggr + a];
-			struct stat_row row = {
-				.c = stat_counter(r->s, i),
-				.cpu = r->nr_aggr > 1 ? stat_slot_cpu(r->s, a) : -1,
-				.counted = c->counted,
-				.avg = c->acc.mean,
-				.stddev = stat_acc_stddev_mean(&c->acc),
-				.run = c->run,
-				.ena = c->ena,
-				.clock_ns = -1,
-				.wall_ns = wall_ns,
-			};
-			for (int k = 0; k < r->nr_ctrs; k++) {
-				const struct cell *kc = &cells[k * r->nr_aggr + a];
-				const struct stat_counter *kn = stat_counter(r->s, k);
-				if (kn->is_clock && kn->supported && kc->counted && kn->cgroup == row.c->cgroup) {
-					row.clock_ns = kc->acc.mean;
-					break;
-				}
-			}
-			stat_print_row(r->p, &row);
-		}
-	}
-}
 
 /* -I: the counts since the last print. */
 static int print_interval(struct runner *r)
@@ -231,20 +169,16 @@ static int print_interval(struct runner *r)
 	if (stat_read(r->s, r->cur) < 0)
 		return -EIO;
 	struct stat_value *d = xcalloc(n, sizeof(*d));
-	for (int i = 0; i < n; i++) {
-		d[i].val = r->cur[i].val - r->prev[i].val;
-		d[i].ena = r->cur[i].ena - r->prev[i].ena;
-		d[i].run = r->cur[i].run - r->prev[i].run;
-	}
-	struct cell *cells = xcalloc(r->nr_ctrs * r->nr_aggr, sizeof(*cells));
-	aggregate(r, d, cells);
+	stat_values_delta(r->cur, r->prev, d, n);
+	struct stat_cells *cells = stat_cells_new(r->s, r->o->no_aggr);
+	stat_cells_add(cells, d);
 	r->p->ts_ns = now - r->t0;
 	stat_print_interval_start(r->p);
-	print_cells(r, cells, r->o->interval_ms * 1e6);
+	stat_cells_print(r->p, cells, r->s, r->o->interval_ms * 1e6);
 	fflush(r->p->out);
 	memcpy(r->prev, r->cur, n * sizeof(*r->cur));
 	r->last_tick = now;
-	free(cells);
+	stat_cells_free(cells);
 	free(d);
 	return 0;
 }
@@ -315,8 +249,7 @@ static void one_run(struct runner *r, const pid_t *tids, size_t nr_tids, const b
 	if (!r->s) {
 		r->nr_ctrs = stat_nr_counters(s);
 		r->nr_slots = stat_nr_slots(s);
-		r->nr_aggr = o->no_aggr ? r->nr_slots : 1;
-		r->total = xcalloc(r->nr_ctrs * r->nr_aggr, sizeof(*r->total));
+		r->total = stat_cells_new(s, o->no_aggr);
 		r->prev = xcalloc(r->nr_ctrs * r->nr_slots, sizeof(*r->prev));
 		r->cur = xcalloc(r->nr_ctrs * r->nr_slots, sizeof(*r->cur));
 		const char *why, *design = stat_bpf_design(s, &why);
@@ -327,6 +260,8 @@ static void one_run(struct runner *r, const pid_t *tids, size_t nr_tids, const b
 			pr_info("no hardware PMU here: cycles, instructions, branches and branch-misses are "
 				"<not supported>");
 	}
+	if (r->s != s)
+		stat_close(r->s);	/* the previous run's (-r) */
 	r->s = s;
 	memset(r->prev, 0, r->nr_ctrs * r->nr_slots * sizeof(*r->prev));
 
@@ -356,7 +291,7 @@ static void one_run(struct runner *r, const pid_t *tids, size_t nr_tids, const b
 	} else {
 		if (stat_read(s, r->cur) < 0)
 			goto out;
-		aggregate(r, r->cur, r->total);
+		stat_cells_add(r->total, r->cur);
 	}
 	res->counted = true;
 	if (why == STOP_ERROR)
@@ -367,30 +302,6 @@ out:
 	workload_destroy(&wl);
 	if (s != r->s)
 		stat_close(s);
-}
-
-/* "'true'", "'system wide'", "process id '1,2'": what the table's title names. */
-static char *describe_target(const struct target *t)
-{
-	struct strbuf sb = { 0 };
-	if (t->system_wide) {
-		sb_append(&sb, "'system wide'");
-	} else if (t->cpu_list) {
-		sb_printf(&sb, "'CPU(s) %s'", t->cpu_list);
-	} else if (t->argv && !t->nr_pids && !t->nr_tids) {
-		sb_append(&sb, "'");
-		for (int i = 0; t->argv[i]; i++)
-			sb_printf(&sb, "%s%s", i ? " " : "", t->argv[i]);
-		sb_append(&sb, "'");
-	} else {
-		bool pids = t->nr_pids > 0;
-		sb_append(&sb, pids ? "process id '" : "thread id '");
-		size_t n = pids ? t->nr_pids : t->nr_tids;
-		for (size_t i = 0; i < n; i++)
-			sb_printf(&sb, "%s%d", i ? "," : "", (int)(pids ? t->pids[i] : t->tids[i]));
-		sb_append(&sb, "'");
-	}
-	return xstrdup(sb.buf);
 }
 
 static double tv_s(const struct timeval *tv)
@@ -435,10 +346,10 @@ static int run_stat(const struct stat_cli *o, struct stat_printer *p)
 	if (o->interval_ms > 0)
 		goto out;
 	p->run_count = done;
-	char *what = describe_target(t);
+	char *what = stat_describe_target(t);
 	stat_print_header(p, what);
 	free(what);
-	print_cells(&r, r.total, elapsed.mean * 1e9);
+	stat_cells_print(p, r.total, r.s, elapsed.mean * 1e9);
 	stat_print_footer(p, elapsed.mean, stat_acc_stddev_mean(&elapsed),
 			  t->argv && !r.per_cpu && !nr_tids && done == 1,
 			  tv_s(&ru1.ru_utime) - tv_s(&ru0.ru_utime), tv_s(&ru1.ru_stime) - tv_s(&ru0.ru_stime));
@@ -448,7 +359,7 @@ out:
 		ret = EXIT_FAIL;
 	}
 	stat_close(r.s);
-	free(r.total);
+	stat_cells_free(r.total);
 	free(r.prev);
 	free(r.cur);
 	free(tids);

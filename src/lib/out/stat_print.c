@@ -5,7 +5,11 @@
  * metric ("  # %8.3f unit"), the variance "  ( +-%6.2f%% )". */
 #include "out/stat_print.h"
 
+#include "target/target.h"
+#include "util.h"
+
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -240,4 +244,123 @@ void stat_print_footer(struct stat_printer *p, double elapsed_s, double elapsed_
 			fprintf(p->out, "  ( +-%6.2f%% )", 100.0 * elapsed_sd / elapsed_s);
 	}
 	fprintf(p->out, "\n\n");
+}
+
+/* ---- cells: the rows' values ---- */
+
+struct cell {
+	struct stat_acc acc;
+	uint64_t run, ena;
+	bool counted;
+};
+
+struct stat_cells {
+	int nr_ctrs, nr_slots, nr_aggr;
+	struct cell *c;		/* nr_ctrs x nr_aggr */
+};
+
+struct stat_cells *stat_cells_new(const struct stat_engine *s, bool per_slot)
+{
+	struct stat_cells *c = xcalloc(1, sizeof(*c));
+	c->nr_ctrs = stat_nr_counters(s);
+	c->nr_slots = stat_nr_slots(s);
+	c->nr_aggr = per_slot ? c->nr_slots : 1;
+	c->c = xcalloc((size_t)c->nr_ctrs * (size_t)c->nr_aggr, sizeof(*c->c));
+	return c;
+}
+
+void stat_cells_add(struct stat_cells *c, const struct stat_value *v)
+{
+	for (int i = 0; i < c->nr_ctrs; i++) {
+		double sum[c->nr_aggr];
+		uint64_t run[c->nr_aggr], ena[c->nr_aggr];
+		memset(sum, 0, sizeof(sum));
+		memset(run, 0, sizeof(run));
+		memset(ena, 0, sizeof(ena));
+		for (int s = 0; s < c->nr_slots; s++) {
+			int a = c->nr_aggr > 1 ? s : 0;
+			const struct stat_value *x = &v[i * c->nr_slots + s];
+			sum[a] += stat_scaled(x);
+			run[a] += x->run;
+			ena[a] += x->ena;
+		}
+		for (int a = 0; a < c->nr_aggr; a++) {
+			struct cell *cell = &c->c[i * c->nr_aggr + a];
+			stat_acc_add(&cell->acc, sum[a]);
+			cell->run += run[a];
+			cell->ena += ena[a];
+			cell->counted |= run[a] > 0;
+		}
+	}
+}
+
+void stat_cells_print(struct stat_printer *p, const struct stat_cells *c, const struct stat_engine *s,
+		      double wall_ns)
+{
+	for (int i = 0; i < c->nr_ctrs; i++) {
+		for (int a = 0; a < c->nr_aggr; a++) {
+			const struct cell *cell = &c->c[i * c->nr_aggr + a];
+			struct stat_row row = {
+				.c = stat_counter(s, i),
+				.cpu = c->nr_aggr > 1 ? stat_slot_cpu(s, a) : -1,
+				.counted = cell->counted,
+				.avg = cell->acc.mean,
+				.stddev = stat_acc_stddev_mean(&cell->acc),
+				.run = cell->run,
+				.ena = cell->ena,
+				.clock_ns = -1,
+				.wall_ns = wall_ns,
+			};
+			for (int k = 0; k < c->nr_ctrs; k++) {
+				const struct cell *kc = &c->c[k * c->nr_aggr + a];
+				const struct stat_counter *kn = stat_counter(s, k);
+				if (kn->is_clock && kn->supported && kc->counted && kn->cgroup == row.c->cgroup) {
+					row.clock_ns = kc->acc.mean;
+					break;
+				}
+			}
+			stat_print_row(p, &row);
+		}
+	}
+}
+
+void stat_cells_free(struct stat_cells *c)
+{
+	if (!c)
+		return;
+	free(c->c);
+	free(c);
+}
+
+/* "'true'", "'system wide'", "process id '1,2'": what the table's title names. */
+char *stat_describe_target(const struct target *t)
+{
+	struct strbuf sb = { 0 };
+	if (t->system_wide) {
+		sb_append(&sb, "'system wide'");
+	} else if (t->cpu_list) {
+		sb_printf(&sb, "'CPU(s) %s'", t->cpu_list);
+	} else if (t->argv && !t->nr_pids && !t->nr_tids) {
+		sb_append(&sb, "'");
+		for (int i = 0; t->argv[i]; i++)
+			sb_printf(&sb, "%s%s", i ? " " : "", t->argv[i]);
+		sb_append(&sb, "'");
+	} else {
+		bool pids = t->nr_pids > 0;
+		sb_append(&sb, pids ? "process id '" : "thread id '");
+		size_t n = pids ? t->nr_pids : t->nr_tids;
+		for (size_t i = 0; i < n; i++)
+			sb_printf(&sb, "%s%d", i ? "," : "", (int)(pids ? t->pids[i] : t->tids[i]));
+		sb_append(&sb, "'");
+	}
+	return sb.buf ? sb.buf : xstrdup("");
+}
+
+void stat_values_delta(const struct stat_value *cur, const struct stat_value *prev, struct stat_value *d, int n)
+{
+	for (int i = 0; i < n; i++) {
+		d[i].val = cur[i].val - prev[i].val;
+		d[i].ena = cur[i].ena - prev[i].ena;
+		d[i].run = cur[i].run - prev[i].run;
+	}
 }

@@ -46,6 +46,27 @@ void stat_print_row(struct stat_printer *p, const struct stat_row *r);
 void stat_print_footer(struct stat_printer *p, double elapsed_s, double elapsed_sd, bool ru, double user_s,
 		       double sys_s);
 
+/* Counts of an engine summed over its slots into aggregations (all slots
+ * in one, or one per slot with -A) and averaged over -r runs: what the
+ * table's rows show. */
+struct stat_cells;
+struct stat_cells *stat_cells_new(const struct stat_engine *s, bool per_slot);	/* s: the sizes */
+/* Add one run's (or interval's) values[counter * nr_slots + slot]. */
+void stat_cells_add(struct stat_cells *c, const struct stat_value *values);
+/* One row per counter and aggregation; wall_ns: the elapsed time (the
+ * interval with -I). Each row's rate is against the clock counter of its
+ * aggregation and cgroup. */
+void stat_cells_print(struct stat_printer *p, const struct stat_cells *c, const struct stat_engine *s,
+		      double wall_ns);
+void stat_cells_free(struct stat_cells *c);
+
+/* What the table's title names: "'true'", "'system wide'", "'CPU(s) 0-1'",
+ * "process id '1,2'", "thread id '3'" (malloc'd). */
+struct target;
+char *stat_describe_target(const struct target *t);
+/* d[i] = cur[i] - prev[i] for n values (-I's counts of one interval). */
+void stat_values_delta(const struct stat_value *cur, const struct stat_value *prev, struct stat_value *d, int n);
+
 /* perf's standard error of the mean from n, sum and sum of squares... kept
  * as Welford's running mean and M2. */
 struct stat_acc {
