@@ -33,10 +33,7 @@ struct record_cli {
 	const char *output;
 	double duration;
 	const char *bpf_object;
-	struct cli_filter {
-		const char *text;
-		size_t after;	/* the -e values given before it */
-	} *filters;
+	struct sf_given *filters;
 	size_t nr_filters, filters_cap;
 	bool filter_no_kctx;	/* testing */
 	bool off_cpu;
@@ -93,7 +90,7 @@ static const char *add_filter(const char *arg, void *dst)
 		return CLI_REPORTED;
 	}
 	ARRAY_GROW(c->filters, c->filters_cap, c->nr_filters + 1);
-	c->filters[c->nr_filters++] = (struct cli_filter){ .text = arg, .after = c->events.n };
+	c->filters[c->nr_filters++] = (struct sf_given){ .text = arg, .after = c->events.n };
 	return NULL;
 }
 
@@ -171,68 +168,20 @@ static int split_events(char ***specs, size_t *n, size_t *first)
 	return 0;
 }
 
-/* The --filter expressions per event: those after -e value k apply to its
- * events, those before any -e to every event; two for one event are joined
- * with ',' (and). Loads the programs. -EINVAL/-E2BIG: a usage error. */
-static int setup_filters(struct sample_filter *sf, size_t nspecs, const size_t *first, char ***texts)
-{
-	size_t nev = nspecs ? nspecs : 1;
-	*texts = xcalloc(nev, sizeof(**texts));
-	for (size_t f = 0; f < o.nr_filters; f++) {
-		const struct cli_filter *cf = &o.filters[f];
-		size_t lo = cf->after ? first[cf->after - 1] : 0, hi = cf->after ? first[cf->after] : nev;
-		for (size_t ev = lo; ev < hi; ev++) {
-			char *t = (*texts)[ev];
-			(*texts)[ev] = t ? xasprintf("%s, %s", t, cf->text) : xstrdup(cf->text);
-			free(t);
-		}
-	}
-	for (size_t ev = 0; ev < nev; ev++) {
-		struct sf_expr e;
-		struct sf_error err;
-		if (!(*texts)[ev])
-			continue;
-		if (sf_parse((*texts)[ev], &e, &err, NULL)) {	/* each parsed alone above */
-			char buf[1024];
-			sf_format_error((*texts)[ev], &err, buf, sizeof(buf));
-			pr_err("invalid --filter: %s", buf);
-			return -EINVAL;
-		}
-		int err2 = sample_filter_add(sf, ev, &e);
-		if (err2)
-			return err2;
-	}
-	int e2 = sample_filter_load(sf);
-	return e2 == -EINVAL || e2 == -E2BIG ? -EIO : e2;	/* not usage errors */
-}
-
 /* The --filter expressions given before any -e apply to every event, the
  * off-CPU samples too: joined into *e. A term those samples lack is a
  * usage error. */
 static int off_cpu_filter(struct sf_expr *e)
 {
-	bool any = false;
-	for (size_t f = 0; f < o.nr_filters; f++) {
-		struct sf_expr x;
-		struct sf_error err;
-		if (o.filters[f].after || sf_parse(o.filters[f].text, &x, &err, NULL))
-			continue;	/* after an -e: that event's only */
-		for (uint32_t i = 0; i < x.n; i++)
-			if (!off_cpu_filter_term_ok(x.e[i].term)) {
-				pr_err("invalid --filter '%s': off-CPU samples have no '%s' (they have tid, pid, "
-				       "ip, period and time); give the filter after -e EVENT to filter that "
-				       "event only", x.text, sf_term_name(x.e[i].term, x.e[i].part));
-				return -EINVAL;
-			}
-		if (!any)
-			*e = x;
-		else if (sf_expr_and(e, &x))
-			return -E2BIG;
-		any = true;
-	}
-	if (!any)
-		e->n = 0;
-	return 0;
+	int err = sf_join_global(o.filters, o.nr_filters, e);
+	for (uint32_t i = 0; !err && i < e->n; i++)
+		if (!off_cpu_filter_term_ok(e->e[i].term)) {
+			pr_err("invalid --filter: off-CPU samples have no '%s' (they have tid, pid, ip, period "
+			       "and time); give the filter after -e EVENT to filter that event only",
+			       sf_term_name(e->e[i].term, e->e[i].part));
+			return -EINVAL;
+		}
+	return err;
 }
 
 /* Combinations the table cannot check. */
@@ -379,7 +328,7 @@ int cmd_record(int argc, char **argv)
 		/* before the workload and the file: a filter that cannot work records nothing */
 		struct sample_filter_opts so = { .no_kctx = o.filter_no_kctx };
 		sf = sample_filter_new(&so);
-		err = setup_filters(sf, nspecs, first, &filter_texts);
+		err = sample_filter_setup(sf, o.filters, o.nr_filters, first, nspecs ? nspecs : 1, &filter_texts);
 		if (err) {
 			ret = err == -EINVAL || err == -E2BIG || sample_filter_term_refused(sf) ? EXIT_USAGE
 											       : EXIT_FAIL;

@@ -262,3 +262,54 @@ void sample_filter_free(struct sample_filter *sf)
 	free(sf->ev);
 	free(sf);
 }
+
+int sample_filter_setup(struct sample_filter *sf, const struct sf_given *g, size_t n, const size_t *first,
+			size_t nev, char ***texts)
+{
+	*texts = xcalloc(nev, sizeof(**texts));
+	for (size_t f = 0; f < n; f++) {
+		size_t lo = g[f].after ? first[g[f].after - 1] : 0, hi = g[f].after ? first[g[f].after] : nev;
+		for (size_t ev = lo; ev < hi; ev++) {
+			char *t = (*texts)[ev];
+			(*texts)[ev] = t ? xasprintf("%s, %s", t, g[f].text) : xstrdup(g[f].text);
+			free(t);
+		}
+	}
+	for (size_t ev = 0; ev < nev; ev++) {
+		struct sf_expr e;
+		struct sf_error err;
+		if (!(*texts)[ev])
+			continue;
+		if (sf_parse((*texts)[ev], &e, &err, NULL)) {
+			char buf[1024];
+			sf_format_error((*texts)[ev], &err, buf, sizeof(buf));
+			pr_err("invalid --filter: %s", buf);
+			return -EINVAL;
+		}
+		int err2 = sample_filter_add(sf, ev, &e);
+		if (err2)
+			return err2;
+	}
+	int e2 = sample_filter_load(sf);
+	return e2 == -EINVAL || e2 == -E2BIG ? -EIO : e2;	/* not usage errors */
+}
+
+int sf_join_global(const struct sf_given *g, size_t n, struct sf_expr *e)
+{
+	bool any = false;
+	e->n = 0;
+	for (size_t f = 0; f < n; f++) {
+		struct sf_expr x;
+		struct sf_error err;
+		if (g[f].after)
+			continue;	/* after an -e: that event's only */
+		if (sf_parse(g[f].text, &x, &err, NULL))
+			return -EINVAL;
+		if (!any)
+			*e = x;
+		else if (sf_expr_and(e, &x))
+			return -E2BIG;
+		any = true;
+	}
+	return 0;
+}

@@ -106,4 +106,21 @@ size_t sample_filter_count(const struct sample_filter *sf);
 void sample_filter_result(const struct sample_filter *sf, size_t i, struct sample_filter_result *r);
 void sample_filter_free(struct sample_filter *sf);
 
+/* A --filter as given on the command line: its text and the number of -e
+ * values before it (0: it applies to every event). */
+struct sf_given {
+	const char *text;
+	size_t after;
+};
+/* perf's rule for several --filter: those after -e value k apply to its
+ * events first[k-1]..first[k]-1, those before any -e to all nev events; two
+ * for one event are joined with ',' (and). Adds each event's expression
+ * (*texts[ev]: its joined text, NULL for none; free them and the array) and
+ * loads the programs. -EINVAL/-E2BIG: a usage error (reported). */
+int sample_filter_setup(struct sample_filter *sf, const struct sf_given *g, size_t n, const size_t *first,
+			size_t nev, char ***texts);
+/* The filters for every event (after == 0) joined into *e (e->n = 0 when
+ * none). 0, -EINVAL (a parse error) or -E2BIG (too many terms). */
+int sf_join_global(const struct sf_given *g, size_t n, struct sf_expr *e);
+
 #endif
