@@ -120,12 +120,9 @@ static int parse_args(int argc, char **argv, struct lock_cli *o, uint64_t *type_
 		.opts = opts,
 		.positional = CLI_POS_CMD,
 	};
-	struct cli_args args;
-	int rc = cli_parse(&cmd, argc, argv, &args);
+	int rc = cli_parse_cmd(&cmd, argc, argv, &o->target.argv);
 	if (rc != CLI_OK)
 		return rc;
-	o->target.argv = args.cmd;
-	cli_args_free(&args);
 
 	if (o->lock_addr + o->threads + o->owner + o->cgroup > 1) {
 		pr_err("-l (by lock), -t (by thread), -o (by owner) and -g (by cgroup) exclude each "

@@ -87,12 +87,9 @@ static int parse_args(int argc, char **argv, struct stat_cli *o)
 		.opts = opts,
 		.positional = CLI_POS_CMD,
 	};
-	struct cli_args args;
-	int rc = cli_parse(&cmd, argc, argv, &args);
+	int rc = cli_parse_cmd(&cmd, argc, argv, &o->target.argv);
 	if (rc != CLI_OK)
 		return rc;
-	o->target.argv = args.cmd;
-	cli_args_free(&args);
 
 	const struct target *t = &o->target;
 	if (!t->nr_pids && !t->nr_tids && !t->system_wide && !t->argv && !t->cpu_list) {

@@ -83,12 +83,9 @@ static int parse_args(int argc, char **argv, struct trace_cli *o)
 		.opts = opts,
 		.positional = CLI_POS_CMD,
 	};
-	struct cli_args args;
-	int rc = cli_parse(&cmd, argc, argv, &args);
+	int rc = cli_parse_cmd(&cmd, argc, argv, &o->target.argv);
 	if (rc != CLI_OK)
 		return rc;
-	o->target.argv = args.cmd;
-	cli_args_free(&args);
 
 	if (o->summary_only && o->with_summary) {
 		pr_err("-s (summary only) and -S (events and summary) exclude each other; pick one");

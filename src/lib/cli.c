@@ -317,3 +317,14 @@ const char *cli_parse_seconds(const char *arg, void *dst)
 	*(double *)dst = v;
 	return NULL;
 }
+
+int cli_parse_cmd(const struct cli_cmd *cmd, int argc, char **argv, char ***workload)
+{
+	struct cli_args args;
+	int rc = cli_parse(cmd, argc, argv, &args);
+	if (rc != CLI_OK)
+		return rc;
+	*workload = args.cmd;
+	cli_args_free(&args);
+	return CLI_OK;
+}

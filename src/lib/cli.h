@@ -129,6 +129,9 @@ void cli_usage(const struct cli_cmd *cmd, FILE *f);
  * "invalid --name 'value': expected ..." */
 int cli_bad_value(const char *opt, const char *value, const char *expected);
 void cli_args_free(struct cli_args *args);
+/* cli_parse for a command whose positional words are a workload (CLI_POS_CMD):
+ * *workload gets the command (inside argv) or NULL. */
+int cli_parse_cmd(const struct cli_cmd *cmd, int argc, char **argv, char ***workload);
 
 /* Values for CLI_K_CALL callbacks that several commands share. */
 const char *cli_parse_seconds(const char *arg, void *dst);	/* double seconds > 0, <= 1e7 */

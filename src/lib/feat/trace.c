@@ -197,16 +197,7 @@ static bool task_storage_usable(void *ctx, const char **why)
 		*why = "task storage turned off (testing)";
 		return false;
 	}
-	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) != 1) {
-		*why = "the kernel has no BPF task storage (BPF_MAP_TYPE_TASK_STORAGE, Linux 5.11+)";
-		return false;
-	}
-	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_task_storage_get, NULL) != 1 ||
-	    libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_get_current_task_btf, NULL) != 1) {
-		*why = "raw tracepoint programs cannot use task storage on this kernel";
-		return false;
-	}
-	return true;
+	return skel_task_storage_usable(why);
 }
 
 static const struct skel_design designs[] = {
