@@ -51,6 +51,8 @@ static const char footer[] =
 	"without a hardware PMU). With -- CMD its exit status is returned; Ctrl-C prints\n"
 	"the counts so far. See docs/bpfperf-stat.md.\n";
 
+/* Over 80 lines: the option table (one entry per option, perf stat's) and
+ * the checks between options that the table cannot express. */
 static int parse_args(int argc, char **argv, struct stat_cli *o)
 {
 	const struct cli_opt opts[] = {

@@ -259,6 +259,9 @@ static const struct pd_btf_blob *find_btf(struct synth *s, uint32_t id)
 	return NULL;
 }
 
+/* Over 80 lines: one program's info, BTF, KSYMBOL and BPF_EVENT records
+ * for each of its functions, in the order perf writes them; each step
+ * depends on the previous one's data. */
 int synth_bpf_program(struct synth *s, uint32_t prog_id, bool emit_records)
 {
 	for (size_t i = 0; i < s->nprogs; i++)
