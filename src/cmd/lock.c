@@ -107,7 +107,7 @@ static int parse_args(int argc, char **argv, struct lock_cli *o, uint64_t *type_
 			&o->stack_skip, 0, LOCK_STACK_MAX, "a number of frames from 0 to 64"),
 		CLI_FLAG(0, "json", "JSON output", &o->json),
 		CLI_CALL(0, "duration", "SEC", "stop after SEC seconds", &o->duration, cli_parse_seconds),
-		CLI_U64(0, "map-nr-entries", "N", "entries of the aggregation map (default 16384)",
+		CLI_U64('M', "map-nr-entries", "N", "entries of the aggregation map (default 16384)",
 			&o->map_entries, 1, 1 << 24, "a number of entries from 1 to 16M"),
 		CLI_U64(0, "min-design", "N", NULL, &o->min_design, 0, 2, "0, 1 or 2"),
 		CLI_END,
