@@ -11,6 +11,7 @@
 #include "record/record.h"
 #include "skel/skel.h"
 #include "sym/stack_skip.h"
+#include "target/cgroup.h"
 #include "target/target.h"
 #include "util.h"
 
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_EVENTS 16
 #define MAX_PAGES (1u << 20)
@@ -36,6 +38,7 @@ struct record_cli {
 	struct sf_given *filters;
 	size_t nr_filters, filters_cap;
 	bool filter_no_kctx;	/* testing */
+	const char *cgroup;		/* -G */
 	bool off_cpu;
 	uint64_t off_cpu_thresh_ms;	/* UINT64_MAX: unset */
 	uint64_t stack_skip;		/* UINT64_MAX: automatic */
@@ -109,6 +112,8 @@ static const struct cli_opt record_opts[] = {
 		 target_cli_pids),
 	CLI_CALL('t', "tid", "TID[,TID]", "existing threads", &o.target, target_cli_tids),
 	CLI_STR('C', "cpu", "CPUS", "only these CPUs (e.g. 0-1,3)", &o.target.cpu_list),
+	CLI_STR('G', "cgroup", "CGROUP", "with -a: only the tasks of this cgroup v2 (a path under the\n"
+		"cgroup2 mount) and its descendants", &o.cgroup),
 	CLI_STR('o', "output", "FILE", "output file (default perf.data; an existing one becomes FILE.old)",
 		&o.output),
 	CLI_CALL('m', "mmap-pages", "N", "ring buffer data pages per CPU, a power of two (default "
@@ -189,6 +194,10 @@ static int check_options(void)
 {
 	if (o.freq && o.period) {
 		pr_err("-F and -c both given: choose a frequency or a period");
+		return -EINVAL;
+	}
+	if (o.cgroup && !target_is_system_wide(&o.target)) {
+		pr_err("-G (cgroup) needs -a: cgroups are recorded system wide, as in perf");
 		return -EINVAL;
 	}
 	if (o.sets.n && !o.bpf_object) {
@@ -307,6 +316,7 @@ int cmd_record(int argc, char **argv)
 	struct record_filter *filter = NULL;
 	struct sample_filter *sf = NULL;
 	struct record_off_cpu *oc = NULL;
+	int cgroup_fd = -1;
 	struct recording *rec = NULL;
 	char **filter_texts = NULL;
 	size_t *first = NULL;
@@ -336,6 +346,11 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 
+	if (o.cgroup && (cgroup_fd = cgroup_open(o.cgroup)) < 0) {
+		pr_err("invalid -G '%s': no such cgroup under the cgroup v2 mount %s (%s)", o.cgroup,
+		       cgroup2_mount() ? cgroup2_mount() : "(cgroup2 is not mounted)", log_strerr(cgroup_fd));
+		goto out;
+	}
 	stop_signals_install(false);
 	if (o.target.argv && (err = workload_prepare(&wl, o.target.argv)) < 0) {
 		ret = workload_failed_status(err);
@@ -352,6 +367,7 @@ int cmd_record(int argc, char **argv)
 		.cpus = cpus,
 		.nr_cpus = ncpus,
 		.system_wide = target_is_system_wide(&o.target),
+		.cgroup_fd = cgroup_fd,
 		.threads = threads,
 		.nr_threads = nthreads,
 		.inherit = o.target.nr_tids == 0,
@@ -376,6 +392,7 @@ int cmd_record(int argc, char **argv)
 			.filter = ocf.e,
 			.nr_filter = ocf.n,
 			.system_wide = ro.system_wide,
+			.cgroup_fd = cgroup_fd,
 			.pids = o.target.pids,
 			.nr_pids = o.target.nr_pids,
 			.tids = o.target.tids,
@@ -397,6 +414,8 @@ out:
 	record_filter_free(filter);
 	sample_filter_free(sf);
 	record_off_cpu_free(oc);
+	if (cgroup_fd >= 0)
+		close(cgroup_fd);
 	for (size_t i = 0; filter_texts && i < (nspecs ? nspecs : 1); i++)
 		free(filter_texts[i]);
 	free(filter_texts);

@@ -120,6 +120,7 @@ static int load_design(void *ctx, int design)
 	k->rodata->target_cfg.all = o->system_wide;
 	k->rodata->target_cfg.by_tgid = !o->system_wide && (o->nr_pids || o->workload > 0);
 	k->rodata->target_cfg.by_tid = !o->system_wide && o->nr_tids;
+	k->rodata->target_cfg.by_cgroup = o->cgroup_fd > 0;
 	k->rodata->thresh_ns = o->thresh_ns;
 	bool ts = design == 0;
 	k->rodata->use_task_storage = ts;
@@ -319,6 +320,12 @@ static int oc_after_open(void *ctx, struct recording *r)
 				  .tids = bpf_map__fd(k->maps.target_tids),
 				  .excluded = bpf_map__fd(k->maps.target_excluded) };
 	int err = 0;
+	uint32_t zero = 0;
+	if (oc->o.cgroup_fd > 0 && bpf_map_update_elem(bpf_map__fd(k->maps.target_cgroup), &zero, &oc->o.cgroup_fd, 0)) {
+		err = -errno;
+		pr_err("cannot give the cgroup to the off-CPU program: %s", log_strerr(err));
+		return err;
+	}
 	if (!oc->o.system_wide)
 		err = target_maps_fill(&tm, oc->o.pids, oc->o.nr_pids, oc->o.tids, oc->o.nr_tids,
 				       oc->o.workload);

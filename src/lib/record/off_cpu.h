@@ -24,6 +24,7 @@
 
 struct record_off_cpu_opts {
 	bool system_wide;
+	int cgroup_fd;		/* only tasks in this cgroup v2 directory (and below); <= 0: none */
 	const pid_t *pids;	/* -p processes */
 	size_t nr_pids;
 	const pid_t *tids;	/* -t threads */

@@ -106,17 +106,22 @@ static int route_to_ring(struct recording *r, int fd, int cpu)
 static int open_one(struct recording *r, int ev, pid_t pid, int cpu)
 {
 	struct rec_event *e = &r->events[ev];
-	int fd = sys_perf_event_open(&e->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	unsigned long flags = PERF_FLAG_FD_CLOEXEC;
+	if (pid < 0 && r->opts.cgroup_fd > 0 && e->kind == REC_EV_SAMPLING) {
+		pid = r->opts.cgroup_fd;	/* the cgroup's tasks only */
+		flags |= PERF_FLAG_PID_CGROUP;
+	}
+	int fd = sys_perf_event_open(&e->attr, pid, cpu, -1, flags);
 	if (fd < 0 && errno == EINVAL && (e->attr.read_format & PERF_FORMAT_LOST)) {
 		/* Before Linux 6.0: no lost-sample count (BPF filter drops). */
 		e->attr.read_format &= ~(uint64_t)PERF_FORMAT_LOST;
 		r->read_lost = false;
-		fd = sys_perf_event_open(&e->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		fd = sys_perf_event_open(&e->attr, pid, cpu, -1, flags);
 	}
 	if (fd < 0 && errno == EINVAL && e->attr.build_id) {
 		/* Kernels before 5.12 have no build ids in MMAP2. */
 		e->attr.build_id = 0;
-		fd = sys_perf_event_open(&e->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		fd = sys_perf_event_open(&e->attr, pid, cpu, -1, flags);
 	}
 	if (fd < 0)
 		return -errno;

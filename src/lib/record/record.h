@@ -64,6 +64,8 @@ struct recording_opts {
 	const bool *cpus;		/* which of nr_cpus CPUs to record on */
 	int nr_cpus;
 	bool system_wide;		/* per-CPU events for every task */
+	int cgroup_fd;			/* system wide: only tasks in this cgroup v2 directory
+					 * (PERF_FLAG_PID_CGROUP); <= 0: none */
 	const pid_t *threads;		/* else per-task events on these threads ... */
 	size_t nr_threads;
 	bool inherit;			/* ... following the children they create */

@@ -52,6 +52,17 @@ int cgroup_id_of_path(const char *path, uint64_t *id)
 	return 0;
 }
 
+int cgroup_open(const char *path)
+{
+	const char *mnt = cgroup2_mount();
+	char full[8200];
+	if (!mnt)
+		return -ENOENT;
+	snprintf(full, sizeof(full), "%s/%s", mnt, path + strspn(path, "/"));
+	int fd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
 /* Depth-first under fd (at rel, relative to the mount). */
 static int walk(int fd, char *rel, size_t len, size_t cap, uint64_t id, int depth)
 {

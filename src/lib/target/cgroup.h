@@ -16,6 +16,9 @@ const char *cgroup2_mount(void);
 /* The id of the cgroup at path. 0, -ENOENT (no cgroup2 mount or no such
  * cgroup), -ENOTDIR, or -errno; nothing is printed. */
 int cgroup_id_of_path(const char *path, uint64_t *id);
+/* The cgroup at path opened as a directory (what PERF_FLAG_PID_CGROUP and
+ * BPF cgroup arrays take): the fd, or -errno (nothing is printed). */
+int cgroup_open(const char *path);
 /* The path of the cgroup with this id, found by walking the hierarchy
  * (bounded depth). 0, or -ENOENT when no cgroup has it (gone, or not v2). */
 int cgroup_path_of_id(uint64_t id, char *buf, size_t len);
