@@ -223,24 +223,6 @@ static void print_filter_drops(const char *filter, const char *event, uint64_t d
 		event ? " on " : "", event ? event : "", (unsigned long long)dropped);
 }
 
-static void print_off_cpu(const struct record_off_cpu *oc)
-{
-	struct record_off_cpu_stats s;
-	record_off_cpu_stats(oc, &s);
-	fprintf(stderr, "[ bpfperf record: off-CPU: %llu waits, %.3f s blocked, in %llu %s samples ]\n",
-		(unsigned long long)s.waits, (double)s.total_ns / 1e9, (unsigned long long)s.samples,
-		OFF_CPU_EVENT_NAME);
-	if (s.filtered)
-		fprintf(stderr, "[ bpfperf record: the filter dropped %llu samples of %s ]\n",
-			(unsigned long long)s.filtered, OFF_CPU_EVENT_NAME);
-	if (s.lost)
-		fprintf(stderr, "[ bpfperf record: off-CPU: LOST %llu waits: the BPF maps were full ]\n",
-			(unsigned long long)s.lost);
-	if (s.no_stack)
-		pr_info("off-CPU: %llu waits without a stack (the stack map was full)",
-			(unsigned long long)s.no_stack);
-}
-
 static void print_summary(const struct recording_stats *st, const struct record_filter *filter,
 			  const struct sample_filter *sf, const struct recording *rec,
 			  const struct record_off_cpu *oc)
@@ -249,7 +231,7 @@ static void print_summary(const struct recording_stats *st, const struct record_
 	fprintf(stderr, "[ bpfperf record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb,
 		o.output, (unsigned long long)st->samples);
 	if (oc)
-		print_off_cpu(oc);
+		record_off_cpu_summary(oc, stderr);
 	if (filter) {
 		uint64_t dropped;
 		record_filter_dropped(filter, &dropped);

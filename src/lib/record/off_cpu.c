@@ -433,3 +433,20 @@ void record_off_cpu_free(struct record_off_cpu *oc)
 	machine_free(oc->m);
 	free(oc);
 }
+
+void record_off_cpu_summary(const struct record_off_cpu *oc, FILE *f)
+{
+	const struct record_off_cpu_stats *s = &oc->st;
+	fprintf(f, "[ bpfperf record: off-CPU: %llu waits, %.3f s blocked, in %llu %s samples ]\n",
+		(unsigned long long)s->waits, (double)s->total_ns / 1e9, (unsigned long long)s->samples,
+		OFF_CPU_EVENT_NAME);
+	if (s->filtered)
+		fprintf(f, "[ bpfperf record: the filter dropped %llu samples of %s ]\n",
+			(unsigned long long)s->filtered, OFF_CPU_EVENT_NAME);
+	if (s->lost)
+		fprintf(f, "[ bpfperf record: off-CPU: LOST %llu waits: the BPF maps were full ]\n",
+			(unsigned long long)s->lost);
+	if (s->no_stack)
+		pr_info("off-CPU: %llu waits without a stack (the stack map was full)",
+			(unsigned long long)s->no_stack);
+}

@@ -20,6 +20,7 @@
 
 #include "perfdata/offcpu.h"
 #include "record/record.h"
+#include <stdio.h>
 #include "sample_filter_data.h"
 
 struct record_off_cpu_opts {
@@ -54,6 +55,9 @@ struct record_off_cpu *record_off_cpu_new(const struct record_off_cpu_opts *o);
 struct recording_hook record_off_cpu_hook(struct record_off_cpu *oc);
 void record_off_cpu_stats(const struct record_off_cpu *oc, struct record_off_cpu_stats *st);
 void record_off_cpu_free(struct record_off_cpu *oc);
+/* The end of recording lines (perf's "[ ... ]" shape): waits, time, samples,
+ * what the filter dropped and what was lost. */
+void record_off_cpu_summary(const struct record_off_cpu *oc, FILE *f);
 
 /* ---- pure helpers (unit-tested) ---- */
 
