@@ -22,19 +22,25 @@ int on_sample(void *ctx)
 }
 EOF2
 clang -target bpf -g -O2 -I"$VH" -c "$TMP/pe.bpf.c" -o "$TMP/pe.bpf.o" || fail "clang failed"
-# a busy command for ~0.6 s of CPU at 200 Hz (~120 samples; the kernel's
-# frequency adaptation needs a few samples, so accept 30..200)
+# a busy command for 0.6 s of its own CPU time (start-up included: under QEMU
+# Python's start-up alone takes longer) at 200 Hz; it writes the CPU time it
+# used, which sets the expected count (the kernel's frequency adaptation
+# starts at a period of 1 and takes a burst of extra samples: accept a
+# quarter of it to 4/3 of it plus 100)
 "$BPFPERF" run "$TMP/pe.bpf.o" -e cpu-clock:200 --json -- python3 -c '
-import time
-t = time.time()
-while time.time() - t < 0.6: pass' \
+import os, sys, time
+while time.process_time() < 0.6: pass
+t = os.times()
+open(sys.argv[1], "w").write("%f" % (t.user + t.system))' "$TMP/cpu" \
   >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; fail "run failed"; }
-python3 - "$TMP/out" <<'PY' || fail "sample count wrong"
+python3 - "$TMP/out" "$(cat "$TMP/cpu")" <<'PY' || fail "sample count wrong"
 import json, sys
 maps = {m["name"]: m for m in json.loads(open(sys.argv[1]).read().splitlines()[-1])["maps"]}
 n = maps[".bss"]["entries"][0]["value"]["samples"]
-assert 30 <= n <= 200, n
-print("ok: %d samples of the command at 200 Hz for 0.6 s" % n)
+cpu = float(sys.argv[2])
+want = 200 * cpu
+assert want / 4 <= n <= want * 4 / 3 + 100, (n, cpu)
+print("ok: %d samples of the command at 200 Hz for %.2f s of CPU" % (n, cpu))
 PY
 # system wide, every CPU, for a fixed duration: ~ 100 Hz x 1 s x online CPUs
 # (idle CPUs take no cpu-clock samples: keep every CPU busy meanwhile)
