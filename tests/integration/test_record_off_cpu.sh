@@ -2,43 +2,9 @@
 # record --off-cpu: blocked time attributed to the blocking function's stack
 # in our report and in perf 6.1's (the oracle reads our offcpu-time samples),
 # kernel stacks that start at the scheduler (tracing machinery skipped), the
-# pipe wait, the threshold's individual samples, the three BPF designs, and
-# --filter before any -e applies to the off-CPU samples too
-"$BPFPERF" record --off-cpu --off-cpu-thresh 100 --filter 'period > 1000000000' -g -o flt.data \
-  -- "$W" sleep 5 200 2>flt.err || { cat flt.err; fail "record --off-cpu --filter"; }
-grep -q "dropped 5 samples of offcpu-time" flt.err || { cat flt.err; fail "the filter did not drop the 5 off-CPU samples"; }
-n=$($PERF script -i flt.data -F event 2>/dev/null | grep -c offcpu-time || true)
-[ "$n" = 0 ] || fail "$n offcpu-time samples kept by 'period > 1000000000'"
-ok "--filter drops off-CPU samples (dropped count printed)"
-
-# -a -G CGROUP: only the cgroup's tasks, off-CPU filtered in the kernel too
-CGM=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
-CG="bpfperf-offcpu-test-$$"
-if [ -n "$CGM" ] && mkdir "$CGM/$CG" 2>/dev/null; then
-  "$BPFPERF" record -a -G "$CG" --off-cpu -g -o cg.data -- \
-    sh -c "echo \$\$ > $CGM/$CG/cgroup.procs && exec $W sleep 5 100" 2>cg.err; rc=$?
-  rmdir "$CGM/$CG" 2>/dev/null
-  [ $rc = 0 ] || { cat cg.err; fail "record -a -G"; }
-  $PERF script -i cg.data -F comm,event 2>/dev/null | python3 -c '
-import sys
-rows = [l.split() for l in sys.stdin if l.strip()]
-oc = [r for r in rows if r[-1] == "offcpu-time:"]
-others = {r[0] for r in rows if r[0] != "ocw" and not r[0].startswith(":") and r[0] != "sh"}
-if not oc or any(r[0] != "ocw" for r in oc): sys.exit("off-CPU samples of other tasks: %s" % oc)
-if others: sys.exit("samples of tasks outside the cgroup: %s" % others)
-' || fail "-G: samples outside the cgroup"
-  ns=$(ours_ns cg.data offcpu_sleeper)
-  within "$ns" 0.49e9 0.52e9 "-G: off-CPU ns in offcpu_sleeper"
-  ok "-a -G: only the cgroup's samples, on and off CPU ($ns ns blocked)"
-else
-  echo "note: cannot create a cgroup under the cgroup2 mount: -G not tested"
-fi
-
-# bad input
-expect_fail "-G without -a" "needs -a" "$BPFPERF" record -G / -o bad.data -- true
-expect_fail "-G of a cgroup that is not there" "invalid -G 'nope'" "$BPFPERF" record -a -G nope -o bad.data -- true
-expect_fail "--filter on a term off-CPU samples lack" "off-CPU samples have no 'uid'" \
-  "$BPFPERF" record --off-cpu --filter 'uid == 0' -o bad.data -- true.
+# pipe wait, the threshold's individual samples, both BPF designs, --sort
+# state, the folded on-/off-CPU picture, --filter on off-CPU samples, -a -G
+# CGROUP, and bad input.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd perf linux-perf
