@@ -344,19 +344,7 @@ int BPF_PROG(raw_hash_end, void *lock, int ret)
 }
 
 /* `-- CMD`: the workload is a target from its exec on; its children too. */
-SEC("raw_tp/sched_process_exec")
-int lock_exec(void *ctx)
-{
-	target_start(bpf_get_current_pid_tgid() >> 32);
-	return 0;
-}
-
-SEC("raw_tp/sched_process_fork")
-int BPF_PROG(lock_fork, struct task_struct *parent, struct task_struct *child)
-{
-	target_follow_fork(BPF_CORE_READ(parent, tgid), BPF_CORE_READ(child, tgid));
-	return 0;
-}
+TARGET_FOLLOW_PROGRAMS(lock)
 
 /* The hash design frees an exiting thread's slot. */
 SEC("raw_tp/sched_process_exit")

@@ -183,19 +183,7 @@ int BPF_PROG(off_cpu_switch_raw, bool preempt, struct task_struct *prev, struct 
 }
 
 /* `-- CMD`: a target from its exec on, and its children. */
-SEC("raw_tp/sched_process_exec")
-int BPF_PROG(off_cpu_exec)
-{
-	target_start(bpf_get_current_pid_tgid() >> 32);
-	return 0;
-}
-
-SEC("raw_tp/sched_process_fork")
-int BPF_PROG(off_cpu_fork, struct task_struct *parent, struct task_struct *child)
-{
-	target_follow_fork(BPF_CORE_READ(parent, tgid), BPF_CORE_READ(child, tgid));
-	return 0;
-}
+TARGET_FOLLOW_PROGRAMS(off_cpu)
 
 /* A thread that exits leaves its hash slot (the fallback design). */
 SEC("raw_tp/sched_process_free")

@@ -164,16 +164,4 @@ int stat_read_cpu(void *ctx)
 }
 
 /* `-- CMD`: counted from its exec on, and its children. */
-SEC("raw_tp/sched_process_exec")
-int BPF_PROG(stat_exec)
-{
-	target_start(bpf_get_current_pid_tgid() >> 32);
-	return 0;
-}
-
-SEC("raw_tp/sched_process_fork")
-int BPF_PROG(stat_fork, struct task_struct *parent, struct task_struct *child)
-{
-	target_follow_fork(BPF_CORE_READ(parent, tgid), BPF_CORE_READ(child, tgid));
-	return 0;
-}
+TARGET_FOLLOW_PROGRAMS(stat)

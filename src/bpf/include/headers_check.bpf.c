@@ -67,16 +67,4 @@ int BPF_PROG(check_switch, bool preempt, struct task_struct *prev, struct task_s
 	return 0;
 }
 
-SEC("raw_tp/sched_process_fork")
-int BPF_PROG(check_fork, struct task_struct *parent, struct task_struct *child)
-{
-	target_follow_fork(BPF_CORE_READ(parent, tgid), BPF_CORE_READ(child, tgid));
-	return 0;
-}
-
-SEC("raw_tp/sched_process_exec")
-int check_exec(struct bpf_raw_tracepoint_args *ctx)
-{
-	target_start(bpf_get_current_pid_tgid() >> 32);
-	return 0;
-}
+TARGET_FOLLOW_PROGRAMS(check)

@@ -119,6 +119,23 @@ static __always_inline bool target_follow_fork(__u32 parent_tgid, __u32 child_tg
 		return false;
 	return !bpf_map_update_elem(&target_tgids, &child_tgid, &on, BPF_ANY);
 }
+/* The two programs that follow a `-- CMD` workload, for a program that
+ * includes bpf_tracing.h and bpf_core_read.h: <prefix>_exec matches the
+ * armed workload from its exec on, <prefix>_fork adds its children. User
+ * space loads them only when the target is a workload. */
+#define TARGET_FOLLOW_PROGRAMS(prefix)							\
+	SEC("raw_tp/sched_process_exec")						\
+	int prefix##_exec(void *ctx)							\
+	{										\
+		target_start(bpf_get_current_pid_tgid() >> 32);				\
+		return 0;								\
+	}										\
+	SEC("raw_tp/sched_process_fork")						\
+	int BPF_PROG(prefix##_fork, struct task_struct *parent, struct task_struct *child) \
+	{										\
+		target_follow_fork(BPF_CORE_READ(parent, tgid), BPF_CORE_READ(child, tgid)); \
+		return 0;								\
+	}
 #endif /* __bpf__ */
 
 #endif
