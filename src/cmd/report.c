@@ -214,6 +214,53 @@ out:
 	return ret;
 }
 
+/* --flamegraph on a recording with off-CPU samples: every event's profile
+ * in one page, widths in ns, the off-CPU stacks under an [off-cpu] frame. */
+static int report_flame_combined(struct report *rp, const struct hist_opts *ho, const size_t *idx,
+				 const bool *off_cpu, size_t n)
+{
+	struct profile p[64];
+	struct pd_file *f[64];
+	const struct hist *hs[64];
+	const char *roots[64];
+	char err[1024];
+	size_t built = 0;
+	int ret = -1;
+	for (; built < n; built++) {
+		f[built] = pd_open(rp->input, err, sizeof(err));
+		if (!f[built]) {
+			pr_err("%s", err);
+			goto out;
+		}
+		struct profile_opts po = { .hist = *ho, .no_demangle = rp->no_demangle, .kallsyms = rp->kallsyms,
+					   .name = rp->input, .only_event = pd_event_at(f[built], idx[built]) };
+		if (profile_build(&p[built], f[built], &po) < 0) {
+			profile_free(&p[built]);
+			pd_close(f[built]);
+			goto out;
+		}
+		hs[built] = p[built].h;
+		roots[built] = off_cpu[built] ? "[off-cpu]" : NULL;
+	}
+	FILE *fg = fopen(rp->flamegraph, "w");
+	if (!fg) {
+		pr_err("cannot create %s: %s", rp->flamegraph, strerror(errno));
+		goto out;
+	}
+	struct out_opts oo = { .title = rp->input };
+	ret = out_flamegraph_html_multi(fg, hs, roots, n, true, &oo);
+	if (fclose(fg) != 0)
+		ret = -1;
+	if (ret == 0)
+		fprintf(stderr, "flame graph of on- and off-CPU time (ns) written to %s\n", rp->flamegraph);
+out:
+	for (size_t i = 0; i < built; i++) {
+		profile_free(&p[i]);
+		pd_close(f[i]);
+	}
+	return ret;
+}
+
 static bool is_sampled(const struct pd_event *e)
 {
 	return !(e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config == PERF_COUNT_SW_DUMMY);
@@ -247,7 +294,7 @@ static int pick_events(struct report *rp, const struct pd_file *f, bool text, si
 				fprintf(stderr, "  %s\n", pd_event_at(f, i)->name);
 		return -1;
 	}
-	if (nsampled < 2 || !(text || (rp->folded && off_cpu)))
+	if (nsampled < 2 || !(text || ((rp->folded || rp->flamegraph) && off_cpu)))
 		return 0;
 	for (size_t i = 0; i < pd_nr_events(f) && *n < 64; i++)
 		if (is_sampled(pd_event_at(f, i)))
@@ -304,13 +351,15 @@ int cmd_report(int argc, char **argv)
 		pd_close(f);
 		return 2;
 	}
-	bool combined = rp.folded && n > 1;
+	bool combined = (rp.folded || rp.flamegraph) && n > 1;
 	bool off_cpu[64];
 	for (size_t i = 0; i < n; i++)
 		off_cpu[i] = !strcmp(pd_event_at(f, idx[i])->name, OFF_CPU_EVENT_NAME);
 	pd_close(f);	/* each pass opens it again */
 	if (n == 0) {
 		ret = report_pass(&rp, &ho, callgraph, SIZE_MAX, true) < 0;
+	} else if (combined && rp.flamegraph) {
+		ret = report_flame_combined(&rp, &ho, idx, off_cpu, n) < 0;
 	} else {
 		for (size_t i = 0; i < n; i++) {
 			/* off-CPU samples weigh their nanoseconds */

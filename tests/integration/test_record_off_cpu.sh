@@ -91,6 +91,18 @@ ok "--sort state: the sleeps are S"
 grep -q '^ocw;\[off-cpu\];.*offcpu_sleeper' both.folded || fail "--folded lacks the [off-cpu] stacks"
 grep -v '\[off-cpu\]' both.folded | grep -q . || fail "--folded lacks the on-CPU stacks"
 ok "folded: on- and off-CPU in one picture"
+"$BPFPERF" report -i sleep0.data --flamegraph both.html 2>/dev/null || fail "--flamegraph"
+python3 - both.html <<'PY' || fail "--flamegraph: no [off-cpu] part of 2.00 s"
+import json, re, sys
+d = json.loads(re.search(r"var D=(\{.*?\});\n", open(sys.argv[1]).read(), re.S).group(1))
+assert d["unit"] == "ns", d["unit"]
+i = d["names"].index("[off-cpu]")
+assert d["kinds"][i] == "o"
+v = [d["v"][k] for k, x in enumerate(d["n"]) if x == i and d["d"][k] == 1]
+assert len(v) == 1 and 1.96e9 <= v[0] <= 2.04e9, v
+assert d["v"][0] > v[0], "the on-CPU part is missing"
+PY
+ok "flame graph: on- and off-CPU in one page, off-CPU under [off-cpu], in ns"
 
 # the pipe wait: pipe_read in the kernel stack under offcpu_pipe_reader
 "$BPFPERF" record --off-cpu -g -o pipe.data -- "$W" pipe 300 2>/dev/null || fail "record --off-cpu (pipe)"

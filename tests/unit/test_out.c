@@ -294,6 +294,36 @@ static void test_flamegraph(void **state)
 	hist_free(h);
 }
 
+/* On- and off-CPU in one page: the second hist under an [off-cpu] frame
+ * (kind 'o'), widths by period (unit ns), 'all' the sum of both. */
+static void test_flamegraph_multi(void **state)
+{
+	(void)state;
+	struct hist_opts ho = { .keys = { SORT_COMM, SORT_DSO, SORT_SYM }, .nkeys = 3, .callchains = true };
+	struct hist *on = hist_new(&ho), *off = hist_new(&ho);
+	add(on, C_A, 2, (const char *[]){ S_B, S_A }, 3);	/* 3 x 100 */
+	add(off, C_A, 2, (const char *[]){ S_E, S_A }, 2);	/* 2 x 100 */
+	hist_finish(on);
+	hist_finish(off);
+	const struct hist *hs[] = { on, off };
+	const char *roots[] = { NULL, "[off-cpu]" };
+	struct out_opts o = { .title = "t" };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(out_flamegraph_html_multi(f, hs, roots, 2, true, &o), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "\"unit\":\"ns\""));
+	assert_non_null(strstr(buf, "\"names\":[\"all\",\"a\",\"A\",\"B\",\"[off-cpu]\",\"E\"]"));
+	assert_non_null(strstr(buf, "\"kinds\":\"acuuok\""));
+	/* all, a, A, B | [off-cpu], a, A, E */
+	assert_non_null(strstr(buf, "\"v\":[500,300,300,300,200,200,200,200]"));
+	assert_non_null(strstr(buf, "\"d\":[0,1,2,3,1,2,3,4]"));
+	free(buf);
+	hist_free(on);
+	hist_free(off);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_folded),
 		cmocka_unit_test(test_flamegraph),
+		cmocka_unit_test(test_flamegraph_multi),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

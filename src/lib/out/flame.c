@@ -38,6 +38,8 @@ struct fctx {
 	size_t nnames, names_cap;
 	uint32_t *slots;	/* name index + 1 */
 	size_t nslots;
+	bool by_period;		/* widths are periods (ns), not samples */
+	int depth_off;		/* frames of this hist sit under a root frame */
 };
 
 static char frame_kind(const struct hist_frame *f, int depth)
@@ -103,15 +105,15 @@ static void tree_cb(void *ctx, int depth, const struct hist_frame *frame, uint64
 {
 	struct fctx *c = ctx;
 
-	(void)period;
 	(void)self_samples;
-	if (!samples)
+	uint64_t v = c->by_period ? period : samples;
+	if (!v)
 		return;
 	ARRAY_GROW(c->nodes, c->cap, c->n + 1);
 	struct fnode *n = &c->nodes[c->n++];
 	n->name = name_index(c, frame->sym ? frame->sym : "[unknown]", frame_kind(frame, depth));
-	n->depth = (uint32_t)depth + 1;	/* 0 is "all" */
-	n->samples = samples;
+	n->depth = (uint32_t)(depth + c->depth_off) + 1;	/* 0 is "all" */
+	n->samples = v;
 }
 
 /* A JavaScript string literal that is safe inside <script>: no "</script>",
@@ -187,6 +189,7 @@ static const char page_script[] =
 "</script>\n<script>\n"
 "(function(){\n"
 "'use strict';\n"
+"var U=D.unit||'samples';\n"
 "var names=D.names,kinds=D.kinds,NI=D.n,V=D.v,DP=D.d,N=NI.length,TOTAL=N?V[0]:0;\n"
 "var X=new Float64Array(N),END=new Int32Array(N),nxt=new Float64Array(N),st=[],maxd=0,i;\n"
 "for(i=0;i<N;i++){var d=DP[i];if(d>maxd)maxd=d;while(st.length>d)END[st.pop()]=i;\n"
@@ -204,9 +207,10 @@ static const char page_script[] =
 " else if(k==='k')c='hsl('+(190+r*30|0)+',60%,'+(60+r*14|0)+'%)';\n"
 " else if(k==='b')c='hsl('+(110+r*35|0)+',55%,'+(50+r*12|0)+'%)';\n"
 " else if(k==='c'||k==='a')c='hsl(0,0%,'+(72+r*10|0)+'%)';\n"
+" else if(k==='o')c='hsl(270,45%,'+(70+r*8|0)+'%)';\n"
 " else c='hsl(40,12%,'+(64+r*12|0)+'%)';\n"
 " colors[n]=c;return c;}\n"
-"function kindName(k){return {a:'all samples',c:'command',k:'kernel',b:'BPF program',u:'user','?':'unknown'}[k]||k;}\n"
+"function kindName(k){return {a:'all',c:'command',k:'kernel',b:'BPF program',u:'user',o:'off-CPU time','?':'unknown'}[k]||k;}\n"
 "function pc(a,b){return b?(100*a/b).toFixed(2):'0.00';}\n"
 "function draw(){\n"
 " W=Math.max(200,cv.parentNode.clientWidth);H=(maxd+1)*RH;var r=window.devicePixelRatio||1;\n"
@@ -229,10 +233,10 @@ static const char page_script[] =
 " var d=Math.floor((H-my)/RH);if(d<0||d>maxd)return -1;var r=rows[d],lo=0,hi=r.length/3-1;\n"
 " while(lo<=hi){var md=(lo+hi)>>1;if(mx<r[md*3])hi=md-1;else if(mx>=r[md*3+1])lo=md+1;else return r[md*3+2];}\n"
 " return -1;}\n"
-"function desc(i){var s=names[NI[i]]+'\\n'+kindName(kinds.charAt(NI[i]))+'\\n'+V[i]+' samples, '+pc(V[i],TOTAL)+'% of total';\n"
+"function desc(i){var s=names[NI[i]]+'\\n'+kindName(kinds.charAt(NI[i]))+'\\n'+V[i]+' '+U+', '+pc(V[i],TOTAL)+'% of total';\n"
 " if(zoom)s+=', '+pc(V[i],V[zoom])+'% of zoomed';\n"
 " var sf=V[i],e=END[i],j=i+1;while(j<e){sf-=V[j];j=END[j];}\n"
-" if(sf>0)s+='\\n'+sf+' samples in the frame itself ('+pc(sf,TOTAL)+'%)';return s;}\n"
+" if(sf>0)s+='\\n'+sf+' '+U+' in the frame itself ('+pc(sf,TOTAL)+'%)';return s;}\n"
 "cv.addEventListener('mousemove',function(ev){var i=at(ev);if(i<0){tip.style.display='none';return;}\n"
 " tip.textContent=desc(i);tip.style.display='block';\n"
 " var tx=ev.clientX+14,ty=ev.clientY+14,tw=tip.offsetWidth,th=tip.offsetHeight;\n"
@@ -246,7 +250,7 @@ static const char page_script[] =
 "function esc(s){return s.replace(/[.*+?^${}()|[\\]\\\\]/g,'\\\\$&');}\n"
 "function stats(){if(!hit){mt.textContent='';return;}\n"
 " var sum=0,i=0;while(i<N){if(hit[i]){sum+=V[i];i=END[i];}else i++;}\n"
-" var t='Matched: '+pc(sum,TOTAL)+'% ('+sum+' samples)';\n"
+" var t='Matched: '+pc(sum,TOTAL)+'% ('+sum+' '+U+')';\n"
 " if(zoom){var zs=0,e=END[zoom];i=zoom;while(i<e){if(hit[i]){zs+=V[i];i=END[i];}else i++;}t+=', '+pc(zs,V[zoom])+'% of zoomed';}\n"
 " mt.textContent=t;}\n"
 "function search(q){if(!q){hit=null;draw();stats();return;}\n"
@@ -257,7 +261,7 @@ static const char page_script[] =
 "document.getElementById('clr').addEventListener('click',function(){qi.value='';search('');});\n"
 "var rt=0;window.addEventListener('resize',function(){clearTimeout(rt);rt=setTimeout(draw,100);});\n"
 "draw();\n"
-"if(D.omitted_below)info.textContent='Frames with fewer than '+D.omitted_below+' samples are left out (their time is in their parent). '+info.textContent;\n"
+"if(D.omitted_below)info.textContent='Frames with fewer than '+D.omitted_below+' '+U+' are left out (their time is in their parent). '+info.textContent;\n"
 "if(document.documentElement.scrollHeight>window.innerHeight)window.scrollTo(0,document.documentElement.scrollHeight);\n"
 "window.flamegraph={search:search,zoomTo:function(i){zoom=i;draw();stats();},reset:reset,nodes:N,"
 "matched:function(){return mt.textContent;}};\n"
@@ -266,13 +270,31 @@ static const char page_script[] =
 
 int out_flamegraph_html(FILE *f, const struct hist *h, const struct out_opts *o)
 {
-	struct fctx c = { 0 };
+	return out_flamegraph_html_multi(f, &h, NULL, 1, false, o);
+}
+
+/* Over 80 lines: the page is written in one sequence (head, the embedded
+ * arrays, the script), each array a loop of its own. */
+int out_flamegraph_html_multi(FILE *f, const struct hist *const *hs, const char *const *roots, size_t nh,
+			      bool by_period, const struct out_opts *o)
+{
+	struct fctx c = { .by_period = by_period };
 	const char *title = o && o->title ? o->title : "Flame Graph";
 	uint64_t total = 0;
 
 	names_rehash(&c);
 	uint32_t all = name_index(&c, "all", 'a');
-	hist_tree_walk(h, tree_cb, &c);
+	for (size_t k = 0; k < nh; k++) {
+		c.depth_off = roots && roots[k] ? 1 : 0;
+		if (c.depth_off) {
+			uint64_t v = by_period ? hist_total_period(hs[k]) : hist_total_samples(hs[k]);
+			if (!v)
+				continue;
+			ARRAY_GROW(c.nodes, c.cap, c.n + 1);
+			c.nodes[c.n++] = (struct fnode){ .name = name_index(&c, roots[k], 'o'), .depth = 1, .samples = v };
+		}
+		hist_tree_walk(hs[k], tree_cb, &c);
+	}
 	for (size_t i = 0; i < c.n; i++)
 		if (c.nodes[i].depth == 1)
 			total += c.nodes[i].samples;
@@ -293,6 +315,7 @@ int out_flamegraph_html(FILE *f, const struct hist *h, const struct out_opts *o)
 	fputs(page_style, f);
 	fputs("var D={\"title\":", f);
 	js_string(f, title);
+	fprintf(f, ",\n\"unit\":\"%s\"", by_period ? "ns" : "samples");
 	fputs(",\n\"names\":[", f);
 	for (size_t i = 0; i < c.nnames; i++) {
 		if (i)

@@ -38,5 +38,11 @@ int out_folded_ex(FILE *f, const struct hist *h, const struct out_folded_opts *o
 /* One self-contained HTML file: no network, light for 1M samples, searchable,
  * zoomable. */
 int out_flamegraph_html(FILE *f, const struct hist *h, const struct out_opts *o);
+/* One page from several hists side by side: hist k's stacks under a frame
+ * named roots[k] when given (e.g. "[off-cpu]", drawn in its own colour),
+ * else at the top; by_period: widths are periods (ns for cpu-clock and
+ * offcpu-time, so on- and off-CPU time compare), else samples. */
+int out_flamegraph_html_multi(FILE *f, const struct hist *const *hs, const char *const *roots, size_t nh,
+			      bool by_period, const struct out_opts *o);
 
 #endif
