@@ -173,6 +173,8 @@ static int parse_events(struct recording *r, uint64_t sample_type)
 		e->kind = REC_EV_SAMPLING;
 		e->attr.size = sizeof(e->attr);
 		e->attr.sample_type = sample_type;
+		if (e->attr.type == PERF_TYPE_TRACEPOINT)
+			e->attr.sample_type |= PERF_SAMPLE_RAW;	/* the fields perf script/sched read */
 		if (o->period) {
 			e->attr.sample_period = o->period;
 		} else if (e->attr.type == PERF_TYPE_TRACEPOINT) {
