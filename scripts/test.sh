@@ -5,7 +5,7 @@
 # Ends with one line "tests: N passed, N failed, N skipped".
 set -u
 cd "$(dirname "$0")/.."
-sh scripts/deps.sh || exit 1
+sh scripts/deps.sh --test || exit 1
 sh scripts/build.sh --asan || { echo "build failed" >&2; exit 1; }
 pass=0 fail=0 skip=0
 failed_names=""

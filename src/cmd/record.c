@@ -4,6 +4,7 @@
  * recording itself is the library's (src/lib/record/). */
 #include "cmds.h"
 #include "cli.h"
+#include "event/event.h"
 #include "feat/sample_filter.h"
 #include "log.h"
 #include "record/filter.h"
@@ -148,28 +149,19 @@ static const struct cli_cmd record_cmd = {
 	.positional = CLI_POS_CMD,
 };
 
-/* The -e values split at commas, into specs (free each and the array);
- * first[i]: the first spec of -e value i (first[o.events.n] = *n). */
-static int split_events(char ***specs, size_t *n, size_t *first)
+/* The -e values split into ev (perf's syntax: commas, {groups});
+ * first[i]: the first spec of -e value i (first[o.events.n] = ev->n). */
+static int split_events(struct event_list *ev, size_t *first)
 {
-	size_t cap = 0;
-	*specs = NULL;
-	*n = 0;
+	char err[512];
 	for (size_t i = 0; i < o.events.n; i++) {
-		first[i] = *n;
-		char *dup = xstrdup(o.events.v[i]), *save = NULL;
-		for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-			if (*n >= MAX_EVENTS) {
-				pr_err("too many events (at most %d)", MAX_EVENTS);
-				free(dup);
-				return -EINVAL;
-			}
-			ARRAY_GROW(*specs, cap, *n + 1);
-			(*specs)[(*n)++] = xstrdup(t);
+		first[i] = ev->n;
+		if (event_list_add(ev, o.events.v[i], MAX_EVENTS, err, sizeof(err)) < 0) {
+			pr_err("invalid -e '%s': %s", o.events.v[i], err);
+			return -EINVAL;
 		}
-		free(dup);
 	}
-	first[o.events.n] = *n;
+	first[o.events.n] = ev->n;
 	return 0;
 }
 
@@ -288,8 +280,7 @@ static int run(struct recording *rec, struct workload *wl, const struct record_f
 int cmd_record(int argc, char **argv)
 {
 	struct cli_args args;
-	char **specs = NULL;
-	size_t nspecs = 0;
+	struct event_list ev = { 0 };
 	bool *cpus = NULL;
 	int ncpus = 0, err, ret = EXIT_USAGE;
 	pid_t *threads = NULL;
@@ -312,7 +303,7 @@ int cmd_record(int argc, char **argv)
 		return cli_exit(rc);
 	o.target.argv = args.cmd;
 	first = xcalloc(o.events.n + 1, sizeof(*first));
-	if (check_options() < 0 || split_events(&specs, &nspecs, first) < 0 ||
+	if (check_options() < 0 || split_events(&ev, first) < 0 ||
 	    target_cpus(&o.target, &cpus, &ncpus) < 0)
 		goto out;
 	target_threads(&o.target, &threads, &nthreads);
@@ -320,7 +311,7 @@ int cmd_record(int argc, char **argv)
 		/* before the workload and the file: a filter that cannot work records nothing */
 		struct sample_filter_opts so = { .no_kctx = o.filter_no_kctx };
 		sf = sample_filter_new(&so);
-		err = sample_filter_setup(sf, o.filters, o.nr_filters, first, nspecs ? nspecs : 1, &filter_texts);
+		err = sample_filter_setup(sf, o.filters, o.nr_filters, first, ev.n ? ev.n : 1, &filter_texts);
 		if (err) {
 			ret = err == -EINVAL || err == -E2BIG || sample_filter_term_refused(sf) ? EXIT_USAGE
 											       : EXIT_FAIL;
@@ -340,8 +331,9 @@ int cmd_record(int argc, char **argv)
 	}
 	struct recording_hook hooks[3];
 	struct recording_opts ro = {
-		.events = (const char *const *)specs,
-		.nr_events = nspecs,
+		.events = (const char *const *)ev.spec,
+		.event_leaders = ev.leader,
+		.nr_events = ev.n,
 		.freq = o.freq,
 		.period = o.period,
 		.callchain = o.callchain,
@@ -398,15 +390,13 @@ out:
 	record_off_cpu_free(oc);
 	if (cgroup_fd >= 0)
 		close(cgroup_fd);
-	for (size_t i = 0; filter_texts && i < (nspecs ? nspecs : 1); i++)
+	for (size_t i = 0; filter_texts && i < (ev.n ? ev.n : 1); i++)
 		free(filter_texts[i]);
 	free(filter_texts);
 	free(first);
 	free(o.filters);
 	workload_destroy(&wl);
-	for (size_t i = 0; i < nspecs; i++)
-		free(specs[i]);
-	free(specs);
+	event_list_free(&ev);
 	free(cpus);
 	free(threads);
 	free(o.target.pids);

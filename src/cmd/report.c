@@ -214,15 +214,18 @@ out:
 	return ret;
 }
 
-/* --flamegraph on a recording with off-CPU samples: every event's profile
- * in one page, widths in ns, the off-CPU stacks under an [off-cpu] frame. */
-static int report_flame_combined(struct report *rp, const struct hist_opts *ho, const size_t *idx,
-				 const bool *off_cpu, size_t n)
+/* Every picked event's profile in one output: --json (the first event's
+ * keys at the top, then "events"), or --flamegraph on a recording with
+ * off-CPU samples (widths in ns, the off-CPU stacks under an [off-cpu]
+ * frame). */
+static int report_multi(struct report *rp, const struct hist_opts *ho, const size_t *idx,
+			const bool *off_cpu, size_t n)
 {
 	struct profile p[64];
 	struct pd_file *f[64];
 	const struct hist *hs[64];
 	const char *roots[64];
+	struct out_opts oo[64];
 	char err[1024];
 	size_t built = 0;
 	int ret = -1;
@@ -241,17 +244,20 @@ static int report_flame_combined(struct report *rp, const struct hist_opts *ho, 
 		}
 		hs[built] = p[built].h;
 		roots[built] = off_cpu[built] ? "[off-cpu]" : NULL;
+		oo[built] = (struct out_opts){ .event_name = pd_event_at(f[built], idx[built])->name,
+					       .total_samples = p[built].samples, .lost_samples = p[built].lost,
+					       .percent_limit = rp->percent_limit, .title = rp->input };
 	}
-	FILE *fg = fopen(rp->flamegraph, "w");
-	if (!fg) {
-		pr_err("cannot create %s: %s", rp->flamegraph, strerror(errno));
+	const char *path = rp->json ? rp->output : rp->flamegraph;
+	FILE *out = path ? fopen(path, "w") : stdout;
+	if (!out) {
+		pr_err("cannot create %s: %s", path, strerror(errno));
 		goto out;
 	}
-	struct out_opts oo = { .title = rp->input };
-	ret = out_flamegraph_html_multi(fg, hs, roots, n, true, &oo);
-	if (fclose(fg) != 0)
+	ret = rp->json ? out_json_multi(out, hs, oo, n) : out_flamegraph_html_multi(out, hs, roots, n, true, &oo[0]);
+	if (out != stdout ? fclose(out) != 0 : fflush(out) != 0)
 		ret = -1;
-	if (ret == 0)
+	if (ret == 0 && !rp->json)
 		fprintf(stderr, "flame graph of on- and off-CPU time (ns) written to %s\n", rp->flamegraph);
 out:
 	for (size_t i = 0; i < built; i++) {
@@ -267,10 +273,11 @@ static bool is_sampled(const struct pd_event *e)
 }
 
 /* Which events get a pass of their own: --event's; a block per sampled
- * event in the text output; with --folded, every event weighted by period
- * with the off-CPU ones under an [off-cpu] frame when the recording has
- * off-CPU samples. Else one pass over every event (as before: JSON, the
- * flame graph). *n = 0 means that single pass. -1 after an error. */
+ * event in the text output and in JSON ("events"); with --folded, every
+ * event weighted by period with the off-CPU ones under an [off-cpu] frame
+ * when the recording has off-CPU samples. Else one pass over every event
+ * (the flame graph, folded stacks). *n = 0 means that single pass. -1
+ * after an error. */
 static int pick_events(struct report *rp, const struct pd_file *f, bool text, size_t *idx, size_t *n)
 {
 	size_t nsampled = 0;
@@ -294,7 +301,7 @@ static int pick_events(struct report *rp, const struct pd_file *f, bool text, si
 				fprintf(stderr, "  %s\n", pd_event_at(f, i)->name);
 		return -1;
 	}
-	if (nsampled < 2 || !(text || ((rp->folded || rp->flamegraph) && off_cpu)))
+	if (nsampled < 2 || !(text || rp->json || ((rp->folded || rp->flamegraph) && off_cpu)))
 		return 0;
 	for (size_t i = 0; i < pd_nr_events(f) && *n < 64; i++)
 		if (is_sampled(pd_event_at(f, i)))
@@ -358,8 +365,8 @@ int cmd_report(int argc, char **argv)
 	pd_close(f);	/* each pass opens it again */
 	if (n == 0) {
 		ret = report_pass(&rp, &ho, callgraph, SIZE_MAX, true) < 0;
-	} else if (combined && rp.flamegraph) {
-		ret = report_flame_combined(&rp, &ho, idx, off_cpu, n) < 0;
+	} else if ((combined && rp.flamegraph) || (rp.json && n > 1)) {
+		ret = report_multi(&rp, &ho, idx, off_cpu, n) < 0;
 	} else {
 		for (size_t i = 0; i < n; i++) {
 			/* off-CPU samples weigh their nanoseconds */

@@ -158,6 +158,112 @@ int event_parse(const char *spec, struct perf_event_attr *attr, char **name, cha
 	return 0;
 }
 
+static int list_push(struct event_list *l, const char *spec, size_t len, const char *mod, int leader,
+		     size_t max, char *err, size_t errlen)
+{
+	if (len == 0) {
+		snprintf(err, errlen, "empty event name in the event list");
+		return -EINVAL;
+	}
+	if (l->n >= max) {
+		snprintf(err, errlen, "too many events (at most %zu)", max);
+		return -E2BIG;
+	}
+	ARRAY_GROW(l->spec, l->cap, l->n + 1);
+	l->leader = xrealloc(l->leader, l->cap * sizeof(*l->leader));
+	struct strbuf b = { 0 };
+	sb_append_len(&b, spec, len);
+	if (mod && *mod) {
+		/* a member with modifiers of its own gets the group's appended */
+		const char *colon = memrchr(spec, ':', len);
+		bool own = colon && colon + 1 < spec + len &&
+			   strspn(colon + 1, "ukhpPG") == (size_t)(spec + len - colon - 1);
+		sb_printf(&b, "%s%s", own ? "" : ":", mod);
+	}
+	l->spec[l->n] = b.buf ? b.buf : xstrdup("");
+	l->leader[l->n] = leader;
+	l->n++;
+	return 0;
+}
+
+/* Over 50 lines: one pass over the value, the group state in a few locals. */
+int event_list_add(struct event_list *l, const char *value, size_t max, char *err, size_t errlen)
+{
+	const char *p = value;
+	while (*p) {
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		if (*p != '{') {
+			size_t len = strcspn(p, ",{}");
+			if (p[len] == '{' || p[len] == '}') {
+				snprintf(err, errlen, "unbalanced '%c' in event list '%s'", p[len], value);
+				return -EINVAL;
+			}
+			int e = list_push(l, p, len, NULL, -1, max, err, errlen);
+			if (e)
+				return e;
+			p += len;
+			continue;
+		}
+		const char *close = strchr(p, '}');
+		const char *nested = strchr(p + 1, '{');
+		if (!close || (nested && nested < close)) {
+			snprintf(err, errlen, "%s group in event list '%s': use {ev1,ev2}[:mods]",
+				 close ? "nested" : "unterminated", value);
+			return -EINVAL;
+		}
+		char mod[16] = "";
+		const char *after = close + 1;
+		if (*after == ':') {
+			size_t ml = strcspn(after + 1, ",");
+			if (ml == 0 || ml >= sizeof(mod) || strspn(after + 1, "ukhpPG") < ml) {
+				snprintf(err, errlen, "bad group modifier '%.*s' in '%s' (use u, k, h, p, P, G)",
+					 (int)ml, after + 1, value);
+				return -EINVAL;
+			}
+			memcpy(mod, after + 1, ml);
+			after += 1 + ml;
+		}
+		if (*after && *after != ',') {
+			snprintf(err, errlen, "unexpected '%c' after a group in event list '%s'", *after, value);
+			return -EINVAL;
+		}
+		int leader = (int)l->n;
+		size_t members = 0;
+		for (const char *q = p + 1; q < close;) {
+			size_t len = strcspn(q, ",}");
+			if (len) {
+				int e = list_push(l, q, len, mod, leader, max, err, errlen);
+				if (e)
+					return e;
+				members++;
+			}
+			q += len + (q[len] == ',');
+		}
+		if (members == 0) {
+			snprintf(err, errlen, "empty group in event list '%s'", value);
+			return -EINVAL;
+		}
+		if (members == 1)
+			l->leader[leader] = -1;	/* a group of one is a plain event, as in perf */
+		else
+			l->ngroups++;
+		p = after;
+	}
+	return 0;
+}
+
+void event_list_free(struct event_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->spec[i]);
+	free(l->spec);
+	free(l->leader);
+	memset(l, 0, sizeof(*l));
+}
+
 bool event_hw_available(void)
 {
 	struct perf_event_attr a;

@@ -22,6 +22,21 @@ int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int gr
  * matches) or -EINVAL (bad syntax). */
 int event_parse(const char *spec, struct perf_event_attr *attr, char **name, char *err, size_t errlen);
 
+/* The specs of -e values, perf's syntax: "a,b" is two events, "{a,b}" a
+ * group led by a (opened with the leader's fd, scheduled together), and
+ * "{a,b}:u" applies the modifier to every member. */
+struct event_list {
+	char **spec;		/* malloc'd, one per event */
+	int *leader;		/* index of the spec's group leader, -1 outside a group */
+	size_t n, cap;
+	size_t ngroups;
+};
+/* Append the events of one -e value. 0, or -EINVAL (unbalanced braces,
+ * nested or empty groups, an empty name; err says which), -E2BIG (more
+ * than max events). */
+int event_list_add(struct event_list *l, const char *value, size_t max, char *err, size_t errlen);
+void event_list_free(struct event_list *l);
+
 /* Does this machine have a hardware PMU that can count/sample cycles? */
 bool event_hw_available(void);
 

@@ -382,17 +382,10 @@ int out_table(FILE *f, const struct hist *h, const struct out_opts *o)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-int out_json(FILE *f, const struct hist *h, const struct out_opts *o)
+static void json_entries(struct json_writer *jw, const struct hist *h, const struct out_opts *o)
 {
 	const struct hist_opts *ho = hist_opts(h);
 	uint64_t total = hist_total_period(h);
-	struct json_writer *jw = jw_new(f, false);
-
-	jw_start_object(jw);
-	jw_kv_uint(jw, "total_samples", o->total_samples ? o->total_samples : hist_total_samples(h));
-	jw_kv_uint(jw, "lost_samples", o->lost_samples);
-	jw_kv_uint(jw, "total_period", total);
-	jw_kv_string(jw, "event", o->event_name ? o->event_name : "cpu-clock");
 	jw_key(jw, "entries");
 	jw_start_array(jw);
 	for (size_t i = 0; i < hist_nr_entries(h); i++) {
@@ -436,7 +429,10 @@ int out_json(FILE *f, const struct hist *h, const struct out_opts *o)
 		jw_end_object(jw);
 	}
 	jw_end_array(jw);
-	jw_end_object(jw);
+}
+
+static int json_done(FILE *f, struct json_writer *jw)
+{
 	jw_free(jw);
 	if (ferror(f)) {
 		pr_err("writing the JSON report: %s; check the output file and the free space",
@@ -444,6 +440,42 @@ int out_json(FILE *f, const struct hist *h, const struct out_opts *o)
 		return -1;
 	}
 	return 0;
+}
+
+static uint64_t json_samples(const struct hist *h, const struct out_opts *o)
+{
+	return o->total_samples ? o->total_samples : hist_total_samples(h);
+}
+
+int out_json(FILE *f, const struct hist *h, const struct out_opts *o)
+{
+	return out_json_multi(f, &h, o, 1);
+}
+
+int out_json_multi(FILE *f, const struct hist *const *hs, const struct out_opts *os, size_t n)
+{
+	struct json_writer *jw = jw_new(f, false);
+	jw_start_object(jw);
+	jw_kv_uint(jw, "total_samples", json_samples(hs[0], &os[0]));
+	jw_kv_uint(jw, "lost_samples", os[0].lost_samples);
+	jw_kv_uint(jw, "total_period", hist_total_period(hs[0]));
+	jw_kv_string(jw, "event", os[0].event_name ? os[0].event_name : "cpu-clock");
+	json_entries(jw, hs[0], &os[0]);
+	if (n > 1) {
+		jw_key(jw, "events");
+		jw_start_array(jw);
+		for (size_t i = 0; i < n; i++) {
+			jw_start_object(jw);
+			jw_kv_string(jw, "name", os[i].event_name ? os[i].event_name : "cpu-clock");
+			jw_kv_uint(jw, "samples", json_samples(hs[i], &os[i]));
+			jw_kv_uint(jw, "period", hist_total_period(hs[i]));
+			json_entries(jw, hs[i], &os[i]);
+			jw_end_object(jw);
+		}
+		jw_end_array(jw);
+	}
+	jw_end_object(jw);
+	return json_done(f, jw);
 }
 
 /* ---- folded stacks -------------------------------------------------------------- */

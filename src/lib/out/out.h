@@ -27,6 +27,10 @@ int out_table(FILE *f, const struct hist *h, const struct out_opts *o);
  * "children": pct, "samples": n, <sort keys>...}]} in the order of the hist
  * (sorted by the overhead shown). */
 int out_json(FILE *f, const struct hist *h, const struct out_opts *o);
+/* Several events' profiles (n > 1): the first's keys at the top level as
+ * out_json writes them, then "events": [{"name", "samples", "period",
+ * "entries"}] with every event's, in order. */
+int out_json_multi(FILE *f, const struct hist *const *hs, const struct out_opts *os, size_t n);
 /* "comm;outer;...;inner count" per distinct stack (count = samples). */
 int out_folded(FILE *f, const struct hist *h);
 struct out_folded_opts {

@@ -43,6 +43,30 @@ static void add_tracing_data(struct recording *r, struct strbuf *b)
 	free(attrs);
 }
 
+/* Event groups ({a,b} in -e) as perf writes them: the count, then per
+ * group its name, the leader's attr index and the number of members. */
+static void add_group_desc(struct recording *r, struct strbuf *b)
+{
+	uint32_t ngroups = 0;
+	for (size_t i = 0; i < r->nevents; i++)
+		ngroups += r->events[i].leader == (int)i;
+	if (!ngroups)
+		return;
+	pd_feat_put_u32(b, ngroups);
+	for (size_t i = 0; i < r->nevents; i++) {
+		if (r->events[i].leader != (int)i)
+			continue;
+		uint32_t members = 0;
+		for (size_t j = 0; j < r->nevents; j++)
+			members += r->events[j].leader == (int)i;
+		pd_feat_put_string(b, "{anon_group}");
+		pd_feat_put_u32(b, (uint32_t)i);
+		pd_feat_put_u32(b, members);
+	}
+	pd_writer_add_feature(r->w, PD_FEAT_GROUP_DESC, b->buf, b->len);
+	sb_reset(b);
+}
+
 void rec_add_features(struct recording *r)
 {
 	struct utsname u;
@@ -76,6 +100,7 @@ void rec_add_features(struct recording *r)
 	sb_reset(&b);
 
 	add_tracing_data(r, &b);
+	add_group_desc(r, &b);
 	if (r->synth.nprogs) {
 		pd_bpf_progs_encode(&b, r->synth.progs, r->synth.nprogs);
 		pd_writer_add_feature(r->w, PD_FEAT_BPF_PROG_INFO, b.buf, b.len);

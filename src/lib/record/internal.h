@@ -23,12 +23,14 @@ struct rec_event {
 	size_t nids, ids_cap;
 	enum rec_event_kind kind;
 	bool per_task;		/* REC_EV_ADDED: opened like the sampling events */
+	int leader;		/* index of its group leader ({a,b} in -e), -1 outside groups */
 };
 
 struct rec_fd {
 	int fd;
 	int event;		/* index in events */
 	int cpu;
+	pid_t pid;
 };
 
 struct recording {

@@ -24,6 +24,7 @@ static struct rec_event *new_event(struct recording *r)
 	ARRAY_GROW(r->events, r->events_cap, r->nevents + 1);
 	struct rec_event *e = &r->events[r->nevents++];
 	memset(e, 0, sizeof(*e));
+	e->leader = -1;
 	return e;
 }
 
@@ -111,22 +112,30 @@ static int open_one(struct recording *r, int ev, pid_t pid, int cpu)
 		pid = r->opts.cgroup_fd;	/* the cgroup's tasks only */
 		flags |= PERF_FLAG_PID_CGROUP;
 	}
-	int fd = sys_perf_event_open(&e->attr, pid, cpu, -1, flags);
+	int group_fd = -1;
+	if (e->leader >= 0 && e->leader != ev) {	/* a group member: with its leader's fd */
+		for (size_t i = 0; i < r->nfds && group_fd < 0; i++)
+			if (r->fds[i].event == e->leader && r->fds[i].cpu == cpu && r->fds[i].pid == pid)
+				group_fd = r->fds[i].fd;
+		if (group_fd < 0)
+			return -EBADF;
+	}
+	int fd = sys_perf_event_open(&e->attr, pid, cpu, group_fd, flags);
 	if (fd < 0 && errno == EINVAL && (e->attr.read_format & PERF_FORMAT_LOST)) {
 		/* Before Linux 6.0: no lost-sample count (BPF filter drops). */
 		e->attr.read_format &= ~(uint64_t)PERF_FORMAT_LOST;
 		r->read_lost = false;
-		fd = sys_perf_event_open(&e->attr, pid, cpu, -1, flags);
+		fd = sys_perf_event_open(&e->attr, pid, cpu, group_fd, flags);
 	}
 	if (fd < 0 && errno == EINVAL && e->attr.build_id) {
 		/* Kernels before 5.12 have no build ids in MMAP2. */
 		e->attr.build_id = 0;
-		fd = sys_perf_event_open(&e->attr, pid, cpu, -1, flags);
+		fd = sys_perf_event_open(&e->attr, pid, cpu, group_fd, flags);
 	}
 	if (fd < 0)
 		return -errno;
 	ARRAY_GROW(r->fds, r->fds_cap, r->nfds + 1);
-	r->fds[r->nfds++] = (struct rec_fd){ .fd = fd, .event = ev, .cpu = cpu };
+	r->fds[r->nfds++] = (struct rec_fd){ .fd = fd, .event = ev, .cpu = cpu, .pid = pid };
 	if (e->kind == REC_EV_SAMPLING) {
 		ARRAY_GROW(r->sample_fds, r->sample_fds_cap, r->nsample_fds + 1);
 		r->sample_fds[r->nsample_fds++] = fd;
@@ -171,6 +180,7 @@ static int parse_events(struct recording *r, uint64_t sample_type)
 			return -EINVAL;
 		}
 		e->kind = REC_EV_SAMPLING;
+		e->leader = o->event_leaders ? o->event_leaders[i] : -1;
 		e->attr.size = sizeof(e->attr);
 		e->attr.sample_type = sample_type;
 		if (e->attr.type == PERF_TYPE_TRACEPOINT)
@@ -184,9 +194,11 @@ static int parse_events(struct recording *r, uint64_t sample_type)
 			e->attr.sample_freq = o->freq ? o->freq : RECORDING_DEFAULT_FREQ;
 		}
 		e->attr.sample_id_all = 1;
-		e->attr.disabled = 1;
+		/* a group's members follow their leader's enable */
+		bool member = e->leader >= 0 && e->leader != (int)i;
+		e->attr.disabled = !member;
 		e->attr.inherit = per_task(r) && o->inherit;
-		e->attr.enable_on_exec = per_task(r) && o->workload_pid > 0;
+		e->attr.enable_on_exec = !member && per_task(r) && o->workload_pid > 0;
 		e->attr.exclude_guest = 1;
 		e->attr.watermark = 1;
 		e->attr.wakeup_watermark = (uint32_t)(o->mmap_pages * (size_t)sysconf(_SC_PAGESIZE) / 4);

@@ -57,6 +57,7 @@ struct recording_hook {
 struct recording_opts {
 	const char *const *events;	/* perf event specs; none: cycles, or cpu-clock without a PMU */
 	size_t nr_events;
+	const int *event_leaders;	/* per spec: its group leader's index, -1 outside groups (NULL: none) */
 	uint64_t freq;			/* samples per second, 0: RECORDING_DEFAULT_FREQ */
 	uint64_t period;		/* sample every period events instead (0: use freq) */
 	bool callchain;			/* frame-pointer call graphs */
