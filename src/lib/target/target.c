@@ -109,7 +109,8 @@ int target_check(const struct target *t, unsigned flags)
 
 bool target_is_system_wide(const struct target *t)
 {
-	return t->system_wide || (!t->nr_pids && !t->nr_tids && !t->argv);
+	/* -C without -p/-t is CPU-wide, a command or not (perf's rule) */
+	return t->system_wide || (!t->nr_pids && !t->nr_tids && (!t->argv || t->cpu_list));
 }
 
 int target_cpus(const struct target *t, bool **mask, int *nr_cpus)

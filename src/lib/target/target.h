@@ -42,7 +42,8 @@ enum {
  * exit 2) or -ESRCH (no such process: exit 2 as well, the id was given). */
 int target_check(const struct target *t, unsigned flags);
 
-/* Nothing to follow but the whole system (no -p, -t or command). */
+/* Per-CPU events for every task: -a, -C without -p/-t (with a command too:
+ * CPU-wide while it runs, as in perf), or no target at all. */
 bool target_is_system_wide(const struct target *t);
 
 /* The online CPUs selected by -C (all online ones without it), as a mask of
