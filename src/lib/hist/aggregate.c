@@ -39,6 +39,7 @@ struct chunk {
 struct aggregator {
 	struct machine *m;
 	struct hist *h;
+	const char *s_unknown;	/* the machine's "[unknown]" */
 	bool threaded;
 	pthread_t worker;
 	pthread_mutex_t lock;
@@ -146,6 +147,7 @@ struct aggregator *agg_new(struct machine *m, struct hist *h, bool threaded)
 	struct aggregator *a = xcalloc(1, sizeof(*a));
 	a->m = m;
 	a->h = h;
+	a->s_unknown = machine_intern(m, "[unknown]");
 	a->start_ns = now_ns();
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->work, NULL);
@@ -261,6 +263,11 @@ void agg_add(struct aggregator *a, const struct agg_sample *s)
 	}
 	if (n == 0)
 		put_frame(a, &qf[n++], s->pid, s->tid, s->ip, s->space, defer);
+	/* perf gives a caller outside every map the level of the sample's
+	 * leaf (its children entry shows "[k]" under a kernel leaf) */
+	for (uint32_t i = 1; i < n; i++)
+		if (qf[i].dso == a->s_unknown)
+			qf[i].level = qf[0].level;
 	*mg = (struct msg){ .comm = machine_comm_of(a->m, s->pid, s->tid), .pid = s->pid,
 			    .tid = s->tid, .cpu = s->cpu, .state = s->state, .nframes = n,
 			    .period = s->period };

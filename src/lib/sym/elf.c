@@ -117,7 +117,17 @@ static bool is_func_sym(const GElf_Sym *s)
 	       s->st_value != 0;
 }
 
-/* Function symbols of sections of type sh_type into st. Returns the count. */
+/* perf's labels: named STT_NOTYPE symbols of a section (the caller checks
+ * that it holds code), not ARM mapping symbols ($a, $t, $d, $x). */
+static bool is_label_sym(const GElf_Sym *s, const char *name)
+{
+	return GELF_ST_TYPE(s->st_info) == STT_NOTYPE && s->st_shndx != SHN_UNDEF &&
+	       s->st_shndx < SHN_LORESERVE && s->st_value != 0 && name[0] != '$' &&
+	       strncmp(name, ".L", 2) != 0;
+}
+
+/* Function symbols (and labels in code) of sections of type sh_type into
+ * st. Returns the count. */
 static size_t read_sym_section(Elf *e, Elf64_Word sh_type, struct symtab *st)
 {
 	GElf_Ehdr eh;
@@ -127,14 +137,18 @@ static size_t read_sym_section(Elf *e, Elf64_Word sh_type, struct symtab *st)
 	/* Section ends bound symbols without a size (_init must not swallow .plt). */
 	size_t nsec = 0;
 	uint64_t *sec_end = NULL;
+	bool *sec_code = NULL;
 	if (elf_getshdrnum(e, &nsec) == 0 && nsec && nsec < 65536) {
 		sec_end = xcalloc(nsec, sizeof(*sec_end));
+		sec_code = xcalloc(nsec, sizeof(*sec_code));
 		for (size_t i = 0; i < nsec; i++) {
 			GElf_Shdr sh;
 			Elf_Scn *s = elf_getscn(e, i);
-			if (s && gelf_getshdr(s, &sh) && (sh.sh_flags & SHF_ALLOC) &&
-			    sh.sh_addr + sh.sh_size > sh.sh_addr)
+			if (!s || !gelf_getshdr(s, &sh))
+				continue;
+			if ((sh.sh_flags & SHF_ALLOC) && sh.sh_addr + sh.sh_size > sh.sh_addr)
 				sec_end[i] = sh.sh_addr + sh.sh_size;
+			sec_code[i] = sh.sh_flags & SHF_EXECINSTR;	/* NOBITS in a debug file */
 		}
 	}
 	Elf_Scn *scn = NULL;
@@ -162,23 +176,27 @@ static size_t read_sym_section(Elf *e, Elf64_Word sh_type, struct symtab *st)
 		symtab_own(st, blob);
 		for (size_t i = 1; i < nsyms; i++) {
 			GElf_Sym sym;
-			if (!gelf_getsym(data, (int)i, &sym) || !is_func_sym(&sym))
+			if (!gelf_getsym(data, (int)i, &sym) || sym.st_name >= strd->d_size ||
+			    !blob[sym.st_name])
 				continue;
-			if (sym.st_name >= strd->d_size || !blob[sym.st_name])
+			bool label = !is_func_sym(&sym) && sec_code && sym.st_shndx < nsec &&
+				     sec_code[sym.st_shndx] && is_label_sym(&sym, blob + sym.st_name);
+			if (!label && !is_func_sym(&sym))
 				continue;
 			uint64_t start = sym.st_value;
 			if (eh.e_machine == EM_ARM)
 				start &= ~1ull;	/* Thumb bit */
 			uint64_t end = sym.st_size && start + sym.st_size > start ?
 				start + sym.st_size : 0;
-			symtab_add(st, start, end, blob + sym.st_name, NULL,
-				   bind_rank(GELF_ST_BIND(sym.st_info)));
+			symtab_add(st, start, label ? 0 : end, blob + sym.st_name, NULL,
+				   label ? SYM_RANK_LABEL : bind_rank(GELF_ST_BIND(sym.st_info)));
 			if (!end && sec_end && sym.st_shndx < nsec)
 				st->syms[st->n - 1].limit = sec_end[sym.st_shndx];
 			count++;
 		}
 	}
 	free(sec_end);
+	free(sec_code);
 	return count;
 }
 

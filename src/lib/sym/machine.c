@@ -858,7 +858,7 @@ static bool resolve_user(struct machine *m, int pid, int tid, uint64_t addr,
 		r.sym_start = s->start;
 		r.found = true;
 	} else {
-		r.sym = intern_hex(m, r.rel_addr);
+		r.sym = intern_hex(m, key);	/* perf: the address in the file (map-relative) */
 	}
 	cache_put(&m->cache, d, key, &r);
 	*out = r;

@@ -19,12 +19,17 @@ size_t strtab_count(const struct strtab *t);
 void strtab_set_locked(struct strtab *t, bool on);
 
 /* ---- symtab.c: a sorted table of [start, end) symbols ---- */
+/* A label (STT_NOTYPE in a code section, as perf takes them, e.g. ld.so's
+ * _dl_start_user): no size, ends at the next symbol; dropped where a sized
+ * function covers it, and the last choice among aliases. */
+#define SYM_RANK_LABEL 3
+
 struct sym {
 	uint64_t start, end;	/* end 0: unknown, up to the next symbol... */
 	uint64_t limit;		/* ...but not past limit (its section's end) if non-zero */
 	const char *name;	/* raw (mangled) name, owned by the table's blobs */
 	const char *aux;	/* kallsyms: interned dso name; ELF: NULL */
-	uint8_t rank;		/* 0 global, 1 weak, 2 local; kallsyms: 10 = data */
+	uint8_t rank;		/* 0 global, 1 weak, 2 local, SYM_RANK_LABEL; kallsyms: 10 = data */
 	uint32_t seq;		/* order of addition */
 	const char *shown;	/* the name as shown (demangled), interned; set at the
 				 * first lookup (atomic: two threads may look up) */

@@ -62,6 +62,9 @@ static int cmp_sym(const void *a, const void *b, void *ctx)
 	bool sx = x->end > x->start, sy = y->end > y->start;
 	if (sx != sy)
 		return sx ? -1 : 1;
+	bool lx_ = x->rank == SYM_RANK_LABEL, ly_ = y->rank == SYM_RANK_LABEL;
+	if (lx_ != ly_)
+		return lx_ ? 1 : -1;
 	bool wx = x->rank == 1, wy = y->rank == 1;
 	if (wx != wy)
 		return wx ? 1 : -1;
@@ -89,7 +92,12 @@ void symtab_finish(struct symtab *st, uint64_t last_size)
 	if (sorted < st->n)
 		qsort_r(st->syms, st->n, sizeof(*st->syms), cmp_sym, st);
 	size_t w = 0;
+	uint64_t covered = 0;	/* the end of the sized functions so far */
 	for (size_t i = 0; i < st->n; i++) {
+		if (st->syms[i].rank == SYM_RANK_LABEL && st->syms[i].start < covered)
+			continue;	/* a label inside a function is not a symbol of its own */
+		if (st->syms[i].end > covered && st->syms[i].rank != SYM_RANK_LABEL)
+			covered = st->syms[i].end;
 		if (w && st->syms[w - 1].start == st->syms[i].start) {
 			/* An alias: keep the best (cmp_sym's first), with the
 			 * largest extent. */
