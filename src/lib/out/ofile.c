@@ -257,7 +257,7 @@ int ofile_close(struct ofile *of)
 	}
 	if (err) {
 		pr_err("cannot write %s: %s; %s", display_name(of), log_strerr(err),
-		       of->tmp ? "it was left as it was (free space or choose another file)"
+		       of->tmp ? "the file was left unchanged; free space or choose another file"
 			       : "its contents are incomplete");
 		if (of->is_stdout)
 			stdout_error_reported = true;
