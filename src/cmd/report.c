@@ -116,7 +116,8 @@ static int parse_args(struct report *rp, int argc, char **argv)
 	const struct cli_cmd cmd = {
 		.name = "report",
 		.synopsis = "[-i FILE] [--sort KEYS] [--children | --no-children] [-g [none]]\n"
-			    "                      [--percent-limit P] [--json | --folded | --flamegraph FILE.html]",
+			    "                      [--percent-limit P] [--json | --folded | --flamegraph FILE.html]\n"
+			    "                      [-o FILE] [-f]",
 		.opts = opts,
 		.positional = CLI_POS_NONE,
 	};
