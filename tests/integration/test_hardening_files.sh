@@ -119,6 +119,10 @@ expect_fail "stat -o /dev/full" "/dev/full.*No space left on device" \
   "$BPFPERF" stat -o /dev/full -- true
 expect_fail "trace > /dev/full" "standard output.*No space left on device" \
   sh -c '"$1" trace -- true >/dev/full' sh "$BPFPERF"
+expect_fail "lock contention > /dev/full" "standard output.*No space left on device" \
+  sh -c '"$1" lock contention -- true >/dev/full' sh "$BPFPERF"
+"$BPFPERF" stat -- true 2>/dev/full && fail "stat 2> /dev/full (the counts on stderr): exited 0"
+ok "stat 2> /dev/full: exit $?"
 
 # devices and '-' are written in place
 "$BPFPERF" report -i rec.data -o /dev/null || fail "report -o /dev/null exited $?"

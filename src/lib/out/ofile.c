@@ -129,8 +129,14 @@ static int open_in_place(const char *path, int *fd)
 {
 	struct stat lst, st;
 	*fd = -1;
-	if (lstat(path, &lst) < 0)
-		return errno == ENOENT ? 0 : (pr_err("cannot create %s: %s", path, log_strerr(-errno)), -errno);
+	if (lstat(path, &lst) < 0) {
+		int err = -errno;
+		if (err == -ENOENT)
+			return 0;
+		pr_err("cannot create %s: %s; check the path and the directories' permissions", path,
+		       log_strerr(err));
+		return err;
+	}
 	if (S_ISDIR(lst.st_mode)) {
 		pr_err("cannot create %s: it is a directory; give a file name", path);
 		return -EISDIR;
@@ -145,8 +151,9 @@ static int open_in_place(const char *path, int *fd)
 				if (same_file(&st, std)) {
 					*fd = fcntl(std, F_DUPFD_CLOEXEC, 3);
 					if (*fd < 0) {
-						pr_err("cannot write %s: %s", path, log_strerr(-errno));
-						return -errno;
+						int err = -errno;
+						pr_err("cannot write %s: %s", path, log_strerr(err));
+						return err;
 					}
 					return 0;
 				}
