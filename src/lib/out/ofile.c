@@ -144,8 +144,12 @@ static int open_in_place(const char *path, int *fd)
 	if (S_ISREG(lst.st_mode))
 		return 0;
 	if (S_ISLNK(lst.st_mode)) {
-		if (stat(path, &st) < 0 || S_ISDIR(st.st_mode))
-			return 0;	/* dangling, or to a directory: replaced */
+		if (stat(path, &st) < 0)
+			return 0;	/* dangling: replaced, its target never created */
+		if (S_ISDIR(st.st_mode)) {
+			pr_err("cannot create %s: it is a symlink to a directory; give a file name", path);
+			return -EISDIR;
+		}
 		if (S_ISREG(st.st_mode)) {
 			for (int std = STDOUT_FILENO; std <= STDERR_FILENO; std++)
 				if (same_file(&st, std)) {
