@@ -159,11 +159,11 @@ static int write_flamegraph(struct report *rp, const struct hist *const *hs, con
 		return -1;
 	int r = n ? out_flamegraph_html_multi(ofile_stream(of), hs, roots, n, by_period, oo)
 		  : out_flamegraph_html(ofile_stream(of), rp->p.h, oo);
-	if (r < 0) {
+	if (r < 0 && !ferror(ofile_stream(of))) {
 		ofile_abort(of);
 		return -1;
 	}
-	return ofile_close(of) < 0 ? -1 : 0;
+	return ofile_close(of) < 0 || r < 0 ? -1 : 0;	/* a write error: named by ofile_close */
 }
 
 /* The chosen output of rp->h: flame graph, JSON, folded stacks or the table. */
@@ -380,7 +380,10 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (ret) {
-		ofile_abort(of);	/* a file given with -o is left as it was */
+		if (of && ferror(rp.out))
+			ofile_close(of);	/* a write error: it names the file */
+		else
+			ofile_abort(of);	/* a file given with -o is left as it was */
 		return 1;
 	}
 	return ofile_close(of) < 0 ? 1 : 0;

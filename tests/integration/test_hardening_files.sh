@@ -113,6 +113,8 @@ expect_fail "report > /dev/full" "standard output.*No space left on device" \
   sh -c '"$1" report -i rec.data >/dev/full' sh "$BPFPERF"
 expect_fail "report -o /dev/full" "/dev/full.*No space left on device" \
   "$BPFPERF" report -i rec.data -o /dev/full
+expect_fail "report --flamegraph /dev/full (larger than a stdio buffer)" "/dev/full.*No space left on device" \
+  "$BPFPERF" report -i rec.data --flamegraph /dev/full
 expect_fail "trace -o /dev/full" "/dev/full.*No space left on device" \
   "$BPFPERF" trace -o /dev/full -- true
 expect_fail "stat -o /dev/full" "/dev/full.*No space left on device" \

@@ -373,10 +373,8 @@ int out_table(FILE *f, const struct hist *h, const struct out_opts *o)
 			print_callgraph(f, h, e, o);
 	}
 	fputs("\n\n", f);
-	if (ferror(f)) {
-		pr_err("writing the report: %s; check the output file and the free space", strerror(errno ? errno : EIO));
-		return -1;
-	}
+	if (ferror(f))
+		return -1;	/* the caller names the file (out/ofile.h) */
 	return 0;
 }
 
@@ -438,11 +436,8 @@ int out_json(FILE *f, const struct hist *h, const struct out_opts *o)
 	jw_end_array(jw);
 	jw_end_object(jw);
 	jw_free(jw);
-	if (ferror(f)) {
-		pr_err("writing the JSON report: %s; check the output file and the free space",
-		       strerror(errno ? errno : EIO));
-		return -1;
-	}
+	if (ferror(f))
+		return -1;	/* the caller names the file (out/ofile.h) */
 	return 0;
 }
 
@@ -493,10 +488,7 @@ int out_folded_ex(FILE *f, const struct hist *h, const struct out_folded_opts *o
 {
 	struct folded_ctx c = { f, o };
 	hist_stacks_walk(h, folded_cb, &c);
-	if (ferror(f)) {
-		pr_err("writing folded stacks: %s; check the output file and the free space",
-		       strerror(errno ? errno : EIO));
-		return -1;
-	}
+	if (ferror(f))
+		return -1;	/* the caller names the file (out/ofile.h) */
 	return 0;
 }
