@@ -3,6 +3,7 @@
  * src/cmd/<command>.c (options, orchestration) and src/lib/ (the library). */
 #include "cmd/cmds.h"
 #include "log.h"
+#include "out/ofile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,5 +88,10 @@ int main(int argc, char **argv)
 	static char prog[64];
 	snprintf(prog, sizeof(prog), "bpfperf %s", found->name);
 	log_set_prog(prog);
-	return found->fn(argc - i, argv + i);
+	int rc = found->fn(argc - i, argv + i);
+	/* Every write to standard output checked, as a whole: a report or
+	 * trace that did not reach it is a failure (> /dev/full). */
+	if (ofile_close_stdout() < 0 && rc == 0)
+		rc = 1;
+	return rc;
 }

@@ -239,8 +239,7 @@ static int run_lock(const struct lock_cli *o, uint64_t type_mask, struct workloa
 		lock_print_json(stdout, l, &r, aggr, n);
 	else
 		lock_print_text(stdout, l, &r, aggr, n, log_verbosity() > 0);
-	if (fflush(stdout) != 0 || ferror(stdout))
-		pr_err("writing the output failed: %s", strerror(errno));
+	/* standard output: every write checked at exit (main.c, out/ofile.h) */
 	report_losses(&r, aggr);
 	if (why == STOP_ERROR)
 		ret = EXIT_FAIL;

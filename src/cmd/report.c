@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "hist/profile.h"
 #include "log.h"
+#include "out/ofile.h"
 #include "out/out.h"
 #include "perfdata/decode.h"
 #include "perfdata/reader.h"
@@ -30,6 +31,8 @@ struct report {
 	bool no_demangle;
 	const char *kallsyms;	/* --kallsyms: this file, not the build-id cache copy */
 	const char *event;	/* --event: only this event's samples */
+	bool force;		/* -f: read a file another user owns */
+	FILE *out;		/* -o FILE or standard output, opened once for every pass */
 	struct profile p;
 	struct out_folded_opts folded_opts;
 };
@@ -105,13 +108,16 @@ static int parse_args(struct report *rp, int argc, char **argv)
 		CLI_STR(0, "event", "NAME", "only the samples of event NAME (e.g. offcpu-time); default: a\n"
 			"block per event in the text output, and with --folded on a\n"
 			"recording with off-CPU samples both in one picture (ns)", &rp->event),
+		CLI_FLAG('f', "force", "read FILE even when another user owns it (as perf, refused by\n"
+			 "default: its contents are not trusted)", &rp->force),
 		CLI_FLAG(0, "stdio", "accepted for perf compatibility (text is the default)", &stdio_ignored),
 		CLI_END,
 	};
 	const struct cli_cmd cmd = {
 		.name = "report",
 		.synopsis = "[-i FILE] [--sort KEYS] [--children | --no-children] [-g [none]]\n"
-			    "                      [--percent-limit P] [--json | --folded | --flamegraph FILE.html]",
+			    "                      [--percent-limit P] [--json | --folded | --flamegraph FILE.html]\n"
+			    "                      [-o FILE] [-f]",
 		.opts = opts,
 		.positional = CLI_POS_NONE,
 	};
@@ -127,18 +133,43 @@ static int parse_args(struct report *rp, int argc, char **argv)
 	return CLI_OK;
 }
 
+/* The input, refused like perf does when another user owns it, unless -f.
+ * The first open of a run says when -f let such a file through. */
+static struct pd_file *open_input(const struct report *rp, bool first)
+{
+	char err[1024];
+	long owner;
+	struct pd_file *f = pd_open_owned(rp->input, rp->force, &owner, err, sizeof(err));
+	if (!f) {
+		pr_err("%s%s", err, owner >= 0 ? "; check where it came from, or use -f to read it anyway" : "");
+		return NULL;
+	}
+	if (owner >= 0 && first)
+		pr_warn("reading %s although uid %ld owns it, as -f asks", rp->input, owner);
+	return f;
+}
+
+/* A self-contained flame graph page at rp->flamegraph: 0644 (meant to be
+ * shared), written whole or not at all. */
+static int write_flamegraph(struct report *rp, const struct hist *const *hs, const char *const *roots,
+			    size_t n, bool by_period, const struct out_opts *oo)
+{
+	struct ofile *of;
+	if (ofile_open(rp->flamegraph, OFILE_SHARED, 0, &of) < 0)
+		return -1;
+	int r = n ? out_flamegraph_html_multi(ofile_stream(of), hs, roots, n, by_period, oo)
+		  : out_flamegraph_html(ofile_stream(of), rp->p.h, oo);
+	if (r < 0 && !ferror(ofile_stream(of))) {
+		ofile_abort(of);
+		return -1;
+	}
+	return ofile_close(of) < 0 || r < 0 ? -1 : 0;	/* a write error: named by ofile_close */
+}
+
 /* The chosen output of rp->h: flame graph, JSON, folded stacks or the table. */
 static int report_write(struct report *rp, bool callgraph, double callgraph_limit)
 {
 	uint64_t t0 = now_ns();
-	FILE *out = stdout;
-	if (rp->output) {
-		out = fopen(rp->output, "w");
-		if (!out) {
-			pr_err("cannot create %s: %s", rp->output, strerror(errno));
-			return -errno;
-		}
-	}
 	struct out_opts oo = {
 		.event_name = rp->p.sample_event ? rp->p.sample_event->name : "cpu-clock",
 		.total_samples = rp->p.samples,
@@ -150,47 +181,29 @@ static int report_write(struct report *rp, bool callgraph, double callgraph_limi
 	};
 	int r;
 	if (rp->flamegraph) {
-		FILE *fg = fopen(rp->flamegraph, "w");
-		if (!fg) {
-			pr_err("cannot create %s: %s", rp->flamegraph, strerror(errno));
-			r = -1;
-			goto done;
-		}
-		r = out_flamegraph_html(fg, rp->p.h, &oo);
-		if (fclose(fg) != 0)
-			r = -1;
+		r = write_flamegraph(rp, NULL, NULL, 0, false, &oo);
 		if (r == 0)
 			fprintf(stderr, "flame graph of %llu samples written to %s\n",
 				(unsigned long long)rp->p.samples, rp->flamegraph);
 	} else if (rp->json) {
-		r = out_json(out, rp->p.h, &oo);
+		r = out_json(rp->out, rp->p.h, &oo);
 	} else if (rp->folded) {
-		r = out_folded_ex(out, rp->p.h, &rp->folded_opts);
+		r = out_folded_ex(rp->out, rp->p.h, &rp->folded_opts);
 	} else {
-		r = out_table(out, rp->p.h, &oo);
+		r = out_table(rp->out, rp->p.h, &oo);
 	}
 	pr_debug("report: %.1f ms to write the output", (double)(now_ns() - t0) / 1e6);
-	if (r < 0 || ferror(out)) {
-		pr_err("cannot write the report: %s", strerror(errno));
-		r = -1;
-	}
-done:
-	if (out != stdout && fclose(out) != 0)
-		r = -1;
-	return r;
+	return r < 0 ? -1 : 0;	/* write errors: when the output is closed */
 }
 
 /* One pass over the file: build the profile of event idx (SIZE_MAX:
  * every event) and write it. The notes on the file come with the first. */
 static int report_pass(struct report *rp, const struct hist_opts *ho, bool callgraph, size_t idx, bool first)
 {
-	char err[1024];
 	int ret = -1;
-	struct pd_file *f = pd_open(rp->input, err, sizeof(err));
-	if (!f) {
-		pr_err("%s", err);
+	struct pd_file *f = open_input(rp, false);
+	if (!f)
 		return -1;
-	}
 	struct profile_opts po = { .hist = *ho, .no_demangle = rp->no_demangle, .kallsyms = rp->kallsyms,
 				   .name = rp->input, .only_event = idx == SIZE_MAX ? NULL : pd_event_at(f, idx) };
 	if (profile_build(&rp->p, f, &po) < 0 || report_write(rp, callgraph, ho->callgraph_limit) < 0)
@@ -226,15 +239,12 @@ static int report_multi(struct report *rp, const struct hist_opts *ho, const siz
 	const struct hist *hs[64];
 	const char *roots[64];
 	struct out_opts oo[64];
-	char err[1024];
 	size_t built = 0;
 	int ret = -1;
 	for (; built < n; built++) {
-		f[built] = pd_open(rp->input, err, sizeof(err));
-		if (!f[built]) {
-			pr_err("%s", err);
+		f[built] = open_input(rp, false);
+		if (!f[built])
 			goto out;
-		}
 		struct profile_opts po = { .hist = *ho, .no_demangle = rp->no_demangle, .kallsyms = rp->kallsyms,
 					   .name = rp->input, .only_event = pd_event_at(f[built], idx[built]) };
 		if (profile_build(&p[built], f[built], &po) < 0) {
@@ -248,16 +258,12 @@ static int report_multi(struct report *rp, const struct hist_opts *ho, const siz
 					       .total_samples = p[built].samples, .lost_samples = p[built].lost,
 					       .percent_limit = rp->percent_limit, .title = rp->input };
 	}
-	const char *path = rp->json ? rp->output : rp->flamegraph;
-	FILE *out = path ? fopen(path, "w") : stdout;
-	if (!out) {
-		pr_err("cannot create %s: %s", path, strerror(errno));
+	if (rp->json) {
+		ret = out_json_multi(rp->out, hs, oo, n) < 0 ? -1 : 0;	/* write errors: at close */
 		goto out;
 	}
-	ret = rp->json ? out_json_multi(out, hs, oo, n) : out_flamegraph_html_multi(out, hs, roots, n, true, &oo[0]);
-	if (out != stdout ? fclose(out) != 0 : fflush(out) != 0)
-		ret = -1;
-	if (ret == 0 && !rp->json)
+	ret = write_flamegraph(rp, hs, roots, n, true, &oo[0]);
+	if (ret == 0)
 		fprintf(stderr, "flame graph of on- and off-CPU time (ns) written to %s\n", rp->flamegraph);
 out:
 	for (size_t i = 0; i < built; i++) {
@@ -315,7 +321,6 @@ int cmd_report(int argc, char **argv)
 {
 	struct report rp = { .input = "perf.data", .sort = "comm,dso,sym", .children = -1,
 			     .callgraph = -1 };
-	char err[1024];
 	int ret = 1;
 	int rc = parse_args(&rp, argc, argv);
 	if (rc != CLI_OK)
@@ -332,11 +337,9 @@ int cmd_report(int argc, char **argv)
 	struct stat st;
 	if (stat(rp.input, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > (64 << 20) / 4)
 		mem_reserve_huge((size_t)st.st_size * 4);
-	struct pd_file *f = pd_open(rp.input, err, sizeof(err));
-	if (!f) {
-		pr_err("%s", err);
+	struct pd_file *f = open_input(&rp, true);
+	if (!f)
 		return 1;
-	}
 	bool has_callchain = false;
 	for (size_t i = 0; i < pd_nr_events(f); i++)
 		if (pd_event_at(f, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
@@ -363,6 +366,13 @@ int cmd_report(int argc, char **argv)
 	for (size_t i = 0; i < n; i++)
 		off_cpu[i] = !strcmp(pd_event_at(f, idx[i])->name, OFF_CPU_EVENT_NAME);
 	pd_close(f);	/* each pass opens it again */
+	/* Reports are meant to be shared: 0644, written whole or not at all. */
+	struct ofile *of = NULL;
+	if (!rp.flamegraph) {
+		if (ofile_open(rp.output ? rp.output : "-", OFILE_SHARED, 0, &of) < 0)
+			return 1;
+		rp.out = ofile_stream(of);
+	}
 	if (n == 0) {
 		ret = report_pass(&rp, &ho, callgraph, SIZE_MAX, true) < 0;
 	} else if ((combined && rp.flamegraph) || (rp.json && n > 1)) {
@@ -373,12 +383,18 @@ int cmd_report(int argc, char **argv)
 			rp.folded_opts = (struct out_folded_opts){
 				.by_period = combined || off_cpu[i],
 				.root = combined && off_cpu[i] ? "[off-cpu]" : NULL };
-			if (i > 0 && text && !rp.output)
-				fputs("\n", stdout);
-			if (report_pass(&rp, &ho, callgraph, idx[i], i == 0) < 0)
-				return 1;
+			if (i > 0 && text)
+				fputs("\n", rp.out);
+			if ((ret = report_pass(&rp, &ho, callgraph, idx[i], i == 0) < 0))
+				break;
 		}
-		ret = 0;
 	}
-	return ret;
+	if (ret) {
+		if (of && ferror(rp.out))
+			ofile_close(of);	/* a write error: it names the file */
+		else
+			ofile_abort(of);	/* a file given with -o is left as it was */
+		return 1;
+	}
+	return ofile_close(of) < 0 ? 1 : 0;
 }

@@ -11,6 +11,7 @@
 #include "cmds.h"
 #include "feat/stat.h"
 #include "log.h"
+#include "out/ofile.h"
 #include "skel/skel.h"
 #include "out/stat_print.h"
 #include "target/target.h"
@@ -353,8 +354,9 @@ static int run_stat(const struct stat_cli *o, struct stat_printer *p)
 			  t->argv && !r.per_cpu && !nr_tids && done == 1,
 			  tv_s(&ru1.ru_utime) - tv_s(&ru0.ru_utime), tv_s(&ru1.ru_stime) - tv_s(&ru0.ru_stime));
 out:
-	if (fflush(p->out) != 0 || ferror(p->out)) {
-		pr_err("writing the counts failed: %s", strerror(errno));
+	/* -o FILE is checked when it is closed (out/ofile.h) */
+	if (!o->output && (fflush(p->out) != 0 || ferror(p->out))) {
+		pr_err("cannot write the counts to standard error: %s", strerror(errno));
 		ret = EXIT_FAIL;
 	}
 	stat_close(r.s);
@@ -393,14 +395,15 @@ int cmd_stat(int argc, char **argv)
 	};
 	if (p.fmt == STAT_FMT_STD && p.big_num)
 		setlocale(LC_NUMERIC, "");	/* the thousands separator, as perf */
-	p.out = o.output ? fopen(o.output, "w") : stderr;
-	if (!p.out) {
-		pr_err("cannot open '%s' for writing: %s", o.output, strerror(errno));
+	/* The counts are meant to be shared (0644); the file appears when complete. */
+	struct ofile *of = NULL;
+	if (o.output && ofile_open(o.output, OFILE_SHARED, 0, &of) < 0) {
 		ret = EXIT_FAIL;
 	} else {
+		p.out = of ? ofile_stream(of) : stderr;
 		ret = run_stat(&o, &p);
-		if (o.output)
-			fclose(p.out);
+		if (ofile_close(of) < 0)
+			ret = EXIT_FAIL;
 	}
 	free_cli(&o);
 	return ret;

@@ -13,6 +13,7 @@
 #include "cmds.h"
 #include "feat/trace.h"
 #include "log.h"
+#include "out/ofile.h"
 #include "skel/skel.h"
 #include "syscalls/syscalls.h"
 #include "target/target.h"
@@ -154,8 +155,6 @@ static void finish_output(const struct trace_cli *o, struct trace *tr, struct tr
 		trace_print_summary_json(p, &s, o->summary_only);
 	else if (want_summary(o))
 		trace_print_summary_text(p, &s);
-	if (fflush(p->out) != 0 || ferror(p->out))
-		pr_err("writing the trace failed: %s", strerror(errno));
 
 	const uint64_t *cnt = s.counters;
 	if (cnt[TRACE_CNT_LOST_EVENTS] || cnt[TRACE_CNT_LOST_AUG])
@@ -203,15 +202,15 @@ static int run_trace(const struct trace_cli *o, struct workload *wl, struct trac
 		.ctx = p,
 	};
 	int ret = EXIT_FAIL, err;
+	struct ofile *of = NULL;
 
 	if (trace_open(&to, &tr) < 0)
 		return EXIT_FAIL;
 	say_design(o, tr);
-	p->out = o->output ? fopen(o->output, "w") : stdout;
-	if (!p->out) {
-		pr_err("cannot open '%s' for writing: %s", o->output, strerror(errno));
+	/* A trace is meant to be shared (0644); the file appears when it is complete. */
+	if (ofile_open(o->output ? o->output : "-", OFILE_SHARED, 0, &of) < 0)
 		goto out;
-	}
+	p->out = ofile_stream(of);
 	setvbuf(p->out, outbuf, _IOFBF, sizeof(outbuf));
 
 	stop_signals_install(true);
@@ -236,12 +235,14 @@ static int run_trace(const struct trace_cli *o, struct workload *wl, struct trac
 		ret = EXIT_FAIL;
 	else
 		ret = wl->pid > 0 ? workload_exit_status(wl) : EXIT_OK;
+	err = ofile_close(of);	/* every write checked: a lost trace is a failure */
+	of = NULL;
+	if (err < 0)
+		ret = EXIT_FAIL;
 out:
+	ofile_abort(of);
+	p->out = NULL;
 	trace_close(tr);
-	if (p->out && p->out != stdout)
-		fclose(p->out);
-	else if (p->out)
-		fflush(p->out);
 	return ret;
 }
 

@@ -347,10 +347,7 @@ int out_flamegraph_html_multi(FILE *f, const struct hist *const *hs, const char 
 	free(c.nodes);
 	free(c.names);
 	free(c.slots);
-	if (ferror(f)) {
-		pr_err("writing the flame graph: %s; check the output file and the free space",
-		       strerror(errno ? errno : EIO));
-		return -1;
-	}
+	if (ferror(f))
+		return -1;	/* the caller names the file (out/ofile.h) */
 	return 0;
 }

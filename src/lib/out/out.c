@@ -373,10 +373,8 @@ int out_table(FILE *f, const struct hist *h, const struct out_opts *o)
 			print_callgraph(f, h, e, o);
 	}
 	fputs("\n\n", f);
-	if (ferror(f)) {
-		pr_err("writing the report: %s; check the output file and the free space", strerror(errno ? errno : EIO));
-		return -1;
-	}
+	if (ferror(f))
+		return -1;	/* the caller names the file (out/ofile.h) */
 	return 0;
 }
 
@@ -434,11 +432,8 @@ static void json_entries(struct json_writer *jw, const struct hist *h, const str
 static int json_done(FILE *f, struct json_writer *jw)
 {
 	jw_free(jw);
-	if (ferror(f)) {
-		pr_err("writing the JSON report: %s; check the output file and the free space",
-		       strerror(errno ? errno : EIO));
-		return -1;
-	}
+	if (ferror(f))
+		return -1;	/* the caller names the file (out/ofile.h) */
 	return 0;
 }
 
@@ -525,10 +520,7 @@ int out_folded_ex(FILE *f, const struct hist *h, const struct out_folded_opts *o
 {
 	struct folded_ctx c = { f, o };
 	hist_stacks_walk(h, folded_cb, &c);
-	if (ferror(f)) {
-		pr_err("writing folded stacks: %s; check the output file and the free space",
-		       strerror(errno ? errno : EIO));
-		return -1;
-	}
+	if (ferror(f))
+		return -1;	/* the caller names the file (out/ofile.h) */
 	return 0;
 }

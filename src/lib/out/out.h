@@ -22,6 +22,9 @@ struct out_opts {
 
 /* perf report --stdio layout: "# Samples: ...", column headers (Children/Self
  * or Overhead, then the sort keys), one line per entry, trees with -g. */
+/* Every writer below returns 0, or -1 when a write to f failed: f's error
+ * flag is then set and the caller reports it naming the file (out/ofile.h's
+ * ofile_close does). */
 int out_table(FILE *f, const struct hist *h, const struct out_opts *o);
 /* {"total_samples": N, "lost_samples": N, "entries": [{"self": pct,
  * "children": pct, "samples": n, <sort keys>...}]} in the order of the hist

@@ -386,6 +386,13 @@ struct pd_file *pd_open_mem(const void *buf, size_t len, char *err, size_t errle
 
 struct pd_file *pd_open(const char *path, char *err, size_t errlen)
 {
+	long owner;
+	return pd_open_owned(path, true, &owner, err, errlen);
+}
+
+struct pd_file *pd_open_owned(const char *path, bool any_owner, long *owner, char *err, size_t errlen)
+{
+	*owner = -1;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		seterr(err, errlen, "cannot open %s: %s%s", path, strerror(errno),
@@ -397,6 +404,15 @@ struct pd_file *pd_open(const char *path, char *err, size_t errlen)
 		seterr(err, errlen, "%s is not a regular file", path);
 		close(fd);
 		return NULL;
+	}
+	if (st.st_uid != 0 && st.st_uid != geteuid()) {
+		*owner = (long)st.st_uid;
+		if (!any_owner) {
+			seterr(err, errlen, "%s is not owned by the current user or root (uid %ld owns it): its "
+			       "contents are not trusted", path, *owner);
+			close(fd);
+			return NULL;
+		}
 	}
 	struct pd_file *f = xcalloc(1, sizeof(*f));
 	f->len = (size_t)st.st_size;

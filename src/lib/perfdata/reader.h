@@ -41,6 +41,11 @@ struct pd_file;
 
 /* Returns NULL and a message in err (what, where, what to do). */
 struct pd_file *pd_open(const char *path, char *err, size_t errlen);
+/* pd_open that, like perf, refuses a file owned by neither the effective
+ * user nor root (its contents are not trusted) unless any_owner. *owner is
+ * then that other owner's uid (the file read or refused), else -1. The
+ * owner is checked on the opened file, not on the path. */
+struct pd_file *pd_open_owned(const char *path, bool any_owner, long *owner, char *err, size_t errlen);
 /* Same on a memory buffer (fuzzing, tests); buf must outlive the pd_file. */
 struct pd_file *pd_open_mem(const void *buf, size_t len, char *err, size_t errlen);
 void pd_close(struct pd_file *f);

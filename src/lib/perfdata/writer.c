@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "perfdata/writer.h"
 #include "log.h"
+#include "out/ofile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +24,7 @@ struct pd_feature_data {
 };
 
 struct pd_writer {
+	struct ofile *of;
 	int fd;
 	char *path;
 	struct pd_attr_entry *attrs;
@@ -68,23 +70,22 @@ static int pwrite_full(int fd, const void *buf, size_t len, off_t off)
 
 struct pd_writer *pd_writer_create(const char *path, int *err)
 {
-	struct stat st;
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		char *old = xasprintf("%s.old", path);
-		if (rename(path, old) < 0) {
-			*err = -errno;
-			free(old);
-			return NULL;
-		}
-		free(old);
-	}
-	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
+	struct ofile *of;
+	/* Mode 0600, never through a symlink nor into someone else's file;
+	 * at PATH from the start, so that a killed recorder leaves it readable. */
+	*err = ofile_open(path, OFILE_PRIVATE, OFILE_KEEP_OLD | OFILE_PUBLISH_EARLY, &of);
+	if (*err)
+		return NULL;
+	if (lseek(ofile_fd(of), 0, SEEK_SET) < 0) {
 		*err = -errno;
+		pr_err("cannot write %s: %s; a recording needs a seekable file, not a pipe", path,
+		       log_strerr(*err));
+		ofile_abort(of);
 		return NULL;
 	}
 	struct pd_writer *w = xcalloc(1, sizeof(*w));
-	w->fd = fd;
+	w->of = of;
+	w->fd = ofile_fd(of);
 	w->path = xstrdup(path);
 	return w;
 }
@@ -263,7 +264,7 @@ int pd_writer_finish(struct pd_writer *w)
 	}
 	if ((err = pwrite_full(w->fd, secs, nfeat * sizeof(*secs), (off_t)table_off)))
 		goto out;
-	if (ftruncate(w->fd, (off_t)off) < 0) {
+	if (ofile_is_regular(w->of) && ftruncate(w->fd, (off_t)off) < 0) {
 		err = -errno;
 		goto out;
 	}
@@ -271,8 +272,12 @@ int pd_writer_finish(struct pd_writer *w)
 	w->committed = w->data_size;
 out:
 	free(secs);
-	if (close(w->fd) < 0 && !err)
-		err = -errno;
+	if (err) {
+		ofile_abort(w->of);	/* published at create: stays, readable up to the last commit */
+	} else {
+		err = ofile_close(w->of);
+	}
+	w->of = NULL;
 	w->fd = -1;
 	return err;
 }
@@ -281,8 +286,7 @@ void pd_writer_free(struct pd_writer *w)
 {
 	if (!w)
 		return;
-	if (w->fd >= 0)
-		close(w->fd);
+	ofile_abort(w->of);
 	for (size_t i = 0; i < w->nattrs; i++) {
 		free(w->attrs[i].name);
 		free(w->attrs[i].ids);

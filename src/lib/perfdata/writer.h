@@ -15,8 +15,10 @@
 
 struct pd_writer;
 
-/* Create path (mode 0600). An existing file is renamed to path.old first, as
- * perf does. Returns NULL with *err = -errno. */
+/* Create path (mode 0600) through out/ofile.h: created with O_EXCL |
+ * O_NOFOLLOW and renamed into place at once (a symlink at path is replaced,
+ * not followed). An existing non-empty file is renamed to path.old first, as
+ * perf does. Returns NULL with *err = -errno, the error logged. */
 struct pd_writer *pd_writer_create(const char *path, int *err);
 /* Before pd_writer_begin: one attr per event, its sample ids and its name. */
 int pd_writer_add_attr(struct pd_writer *w, const struct perf_event_attr *attr,

@@ -313,11 +313,8 @@ static int create_file(struct recording *r)
 {
 	int err;
 	r->w = pd_writer_create(r->opts.output, &err);
-	if (!r->w) {
-		pr_err("cannot create %s: %s; check the directory and its permissions", r->opts.output,
-		       log_strerr(err));
-		return err;
-	}
+	if (!r->w)
+		return err;	/* logged */
 	for (size_t i = 0; i < r->nevents; i++)
 		pd_writer_add_attr(r->w, &r->events[i].attr, r->events[i].name, r->events[i].ids,
 				   r->events[i].nids);
