@@ -3,7 +3,8 @@
 # perf in one run. Prints a markdown table of ratios (also saved to
 # $OUT/results.md). Not a test: figures vary with the machine.
 #   report: time and peak RSS of `report` on the same large recording
-#           (system-wide, -g, -F 4999, many DSOs), children and no-children;
+#           (system-wide, -g, -F 4999, many DSOs), children and no-children,
+#           and on a two-event recording (cpu-clock,page-faults: a block each);
 #   record: overhead on a CPU-bound workload at -F 999 and -F 4999 with -g,
 #           and peak RSS of the recorder.
 set -eu
@@ -32,6 +33,8 @@ measure() {
 echo "# recording ${SECS}s of a mixed workload with perf record -a -g -F 4999" >&2
 perf record -a -g -F 4999 -o big-perf.data -- sh "$OLDPWD/bench/mixed_workload.sh" "$SECS" >/dev/null 2>rec.err
 "$B" record -a -g -F 4999 -o big-ours.data -- sh "$OLDPWD/bench/mixed_workload.sh" "$SECS" >/dev/null 2>>rec.err
+# several events: one block per event in both reports
+perf record -a -g -F 4999 -e cpu-clock,page-faults -o big-multi.data -- sh "$OLDPWD/bench/mixed_workload.sh" "$SECS" >/dev/null 2>>rec.err
 nsamp=$("$B" report -i big-perf.data --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total_samples"])')
 ndso=$("$B" report -i big-perf.data --sort dso --no-children --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["entries"]))')
 nsamp2=$("$B" report -i big-ours.data --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total_samples"])')
@@ -39,7 +42,7 @@ nsamp2=$("$B" report -i big-ours.data --json | python3 -c 'import json,sys; prin
 {
 echo "| what | bpfperf | perf | ratio (perf / bpfperf) |"
 echo "|---|---|---|---|"
-for f in big-perf.data big-ours.data; do
+for f in big-perf.data big-ours.data big-multi.data; do
   # A figure for a tool that failed would be meaningless: check both read the file.
   for tool in "perf report -i $f --stdio" "$B report -i $f"; do
     if ! $tool --no-children >check.out 2>check.err || grep -qi 'failed to process' check.err ||
@@ -69,5 +72,6 @@ for F in 999 4999; do
   echo "| record -g -F $F: recorder peak RSS | $((brss / 1024)) MiB | $((prss / 1024)) MiB | $(echo "$prss $brss" | awk '{ printf "%.1fx less", $1 / $2 }') |"
 done
 echo
-echo "Large recordings: big-perf.data ${nsamp} samples (perf record), big-ours.data ${nsamp2} samples (bpfperf record), ${ndso} DSOs; ${REPS} runs each, median."
+nmulti=$("$B" report -i big-multi.data --json | python3 -c 'import json,sys; print(" + ".join(f"{e[\"samples\"]} {e[\"name\"]}" for e in json.load(sys.stdin)["events"]))')
+echo "Large recordings: big-perf.data ${nsamp} samples (perf record), big-ours.data ${nsamp2} samples (bpfperf record), ${ndso} DSOs; big-multi.data (perf record -e cpu-clock,page-faults): ${nmulti} samples; ${REPS} runs each, median."
 } | tee results.md
