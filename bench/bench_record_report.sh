@@ -72,6 +72,6 @@ for F in 999 4999; do
   echo "| record -g -F $F: recorder peak RSS | $((brss / 1024)) MiB | $((prss / 1024)) MiB | $(echo "$prss $brss" | awk '{ printf "%.1fx less", $1 / $2 }') |"
 done
 echo
-nmulti=$("$B" report -i big-multi.data --json | python3 -c 'import json,sys; print(" + ".join(f"{e[\"samples\"]} {e[\"name\"]}" for e in json.load(sys.stdin)["events"]))')
+nmulti=$("$B" report -i big-multi.data --json | python3 -c 'import json,sys; print(" + ".join("%d %s" % (e["samples"], e["name"]) for e in json.load(sys.stdin)["events"]))')
 echo "Large recordings: big-perf.data ${nsamp} samples (perf record), big-ours.data ${nsamp2} samples (bpfperf record), ${ndso} DSOs; big-multi.data (perf record -e cpu-clock,page-faults): ${nmulti} samples; ${REPS} runs each, median."
 } | tee results.md
