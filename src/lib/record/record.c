@@ -371,7 +371,15 @@ int recording_enable(struct recording *r)
 int recording_poll(void *ctx, int timeout_ms)
 {
 	struct recording *r = ctx;
-	poll(r->pfd, (nfds_t)r->nrings, timeout_ms);
+	if (poll(r->pfd, (nfds_t)r->nrings, timeout_ms) > 0)
+		for (int i = 0; i < r->nrings; i++)
+			/* The task of a per-task event exited: its fd reports
+			 * POLLHUP at every poll from now on. Stop polling it (as
+			 * perf does) rather than spin; its ring is still drained
+			 * below, and events of other tasks that write into it
+			 * are read at each poll timeout at the latest. */
+			if (r->pfd[i].revents & (POLLHUP | POLLERR))
+				r->pfd[i].fd = -1;
 	int err = rec_drain_all(r);
 	if (err) {
 		report_write_error(r, err);

@@ -8,11 +8,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -160,17 +162,115 @@ int target_threads(const struct target *t, pid_t **tids, size_t *nr)
 	return 0;
 }
 
+/* A process (or thread) that has exited but is not reaped yet is a zombie:
+ * kill(pid, 0) still succeeds on it, so the state in /proc decides. */
+static bool id_running(pid_t id)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)id);	/* threads too */
+	char *s = read_file(path, NULL);
+	if (!s)
+		return false;
+	char *r = strrchr(s, ')');
+	char state = r && r[1] == ' ' ? r[2] : '?';
+	free(s);
+	if (state != 'Z' && state != 'X')
+		return true;
+	/* A zombie leader whose other threads still run: the process runs. */
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)id);
+	DIR *d = opendir(path);
+	size_t n = 0;
+	if (d) {
+		struct dirent *de;
+		while ((de = readdir(d)))
+			n += isdigit((unsigned char)de->d_name[0]) != 0;
+		closedir(d);
+	}
+	return n > 1;
+}
+
 bool target_alive(const struct target *t)
 {
 	if (!t->nr_pids && !t->nr_tids)
 		return true;
 	for (size_t i = 0; i < t->nr_pids; i++)
-		if (kill(t->pids[i], 0) == 0 || errno == EPERM)
+		if (id_running(t->pids[i]))
 			return true;
 	for (size_t i = 0; i < t->nr_tids; i++)
-		if (id_exists(t->tids[i]))
+		if (id_running(t->tids[i]))
 			return true;
 	return false;
+}
+
+/* ---- waiting for the targets' exit ---- */
+
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL	/* Linux 6.9: a pidfd for one thread */
+#endif
+
+struct target_watch {
+	const struct target *t;
+	struct pollfd *pfd;	/* one pidfd per -p process and -t thread */
+	size_t n;
+	bool fallback;		/* some pidfd could not be opened: /proc decides */
+};
+
+static int pidfd_open_id(pid_t id, unsigned int flags)
+{
+	return (int)syscall(SYS_pidfd_open, id, flags);
+}
+
+struct target_watch *target_watch_open(const struct target *t)
+{
+	if (!t->nr_pids && !t->nr_tids)
+		return NULL;
+	struct target_watch *w = xcalloc(1, sizeof(*w));
+	w->t = t;
+	w->pfd = xcalloc(t->nr_pids + t->nr_tids, sizeof(*w->pfd));
+	for (size_t i = 0; i < t->nr_pids + t->nr_tids; i++) {
+		bool thread = i >= t->nr_pids;
+		pid_t id = thread ? t->tids[i - t->nr_pids] : t->pids[i];
+		int fd = pidfd_open_id(id, thread ? PIDFD_THREAD : 0);
+		if (fd < 0 && errno == ESRCH)
+			continue;	/* already gone (and reaped) */
+		if (fd < 0) {
+			pr_debug("pidfd_open(%d): %s; watching it through /proc", (int)id, strerror(errno));
+			w->fallback = true;
+			continue;
+		}
+		w->pfd[w->n].fd = fd;
+		w->pfd[w->n].events = POLLIN;
+		w->n++;
+	}
+	return w;
+}
+
+bool target_watch_alive(struct target_watch *w)
+{
+	if (!w)
+		return true;
+	if (w->fallback)
+		return target_alive(w->t);
+	if (w->n == 0)
+		return false;
+	/* A pidfd is readable once its process (or thread) has exited, zombie
+	 * or not. */
+	if (poll(w->pfd, (nfds_t)w->n, 0) < 0)
+		return target_alive(w->t);
+	for (size_t i = 0; i < w->n; i++)
+		if (!(w->pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+			return true;
+	return false;
+}
+
+void target_watch_close(struct target_watch *w)
+{
+	if (!w)
+		return;
+	for (size_t i = 0; i < w->n; i++)
+		close(w->pfd[i].fd);
+	free(w->pfd);
+	free(w);
 }
 
 pid_t proc_parent(pid_t pid)

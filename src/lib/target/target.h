@@ -53,8 +53,18 @@ int target_cpus(const struct target *t, bool **mask, int *nr_cpus);
  * threads, into *tids (free()). */
 int target_threads(const struct target *t, pid_t **tids, size_t *nr);
 
-/* Is any -p/-t target still alive? (true when there are none.) */
+/* Is any -p/-t target still running? (true when there are none; a zombie,
+ * exited but not reaped by its parent, does not count.) Reads /proc. */
 bool target_alive(const struct target *t);
+
+/* The -p processes and -t threads watched for their exit through pidfds
+ * (Linux 5.3+; single threads 6.9+, else /proc is read): checking costs one
+ * poll() and no /proc reads. NULL when there are no -p/-t targets. */
+struct target_watch;
+struct target_watch *target_watch_open(const struct target *t);
+/* Is any target still running? (true for NULL) */
+bool target_watch_alive(struct target_watch *w);
+void target_watch_close(struct target_watch *w);
 
 /* The parent of pid from /proc, 0 if unknown. */
 pid_t proc_parent(pid_t pid);
