@@ -213,6 +213,11 @@ static int check_options(void)
 		       "use one of them");
 		return -EINVAL;
 	}
+	if (!strcmp(o.output, "-") && isatty(STDOUT_FILENO)) {
+		pr_err("-o - writes perf.data to the standard output, which is a terminal; pipe it "
+		       "('| perf report -i -', '| bpfperf report -i -') or redirect it to a file");
+		return -EINVAL;
+	}
 	return target_check(&o.target, TARGET_A_WITH_CMD);
 }
 
@@ -229,7 +234,8 @@ static void print_summary(const struct recording_stats *st, const struct record_
 {
 	double mb = (double)st->data_bytes / (1024.0 * 1024.0);
 	fprintf(stderr, "[ bpfperf record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb,
-		o.output, (unsigned long long)st->samples);
+		strcmp(o.output, "-") ? o.output : "to the standard output",
+		(unsigned long long)st->samples);
 	if (oc)
 		record_off_cpu_summary(oc, stderr);
 	if (filter) {
@@ -333,8 +339,12 @@ int cmd_record(int argc, char **argv)
 		       cgroup2_mount() ? cgroup2_mount() : "(cgroup2 is not mounted)", log_strerr(cgroup_fd));
 		goto out;
 	}
-	stop_signals_install(false);
-	if (o.target.argv && (err = workload_prepare(&wl, o.target.argv)) < 0) {
+	/* -o -: perf's pipe mode on stdout; a reader that goes away is a
+	 * write error (EPIPE), and the workload writes to stderr instead. */
+	bool to_pipe = !strcmp(o.output, "-");
+	stop_signals_install(to_pipe);
+	if (o.target.argv &&
+	    (err = workload_prepare_redirected(&wl, o.target.argv, to_pipe)) < 0) {
 		ret = workload_failed_status(err);
 		goto out;
 	}

@@ -17,9 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct report {
 	const char *input;
+	int input_fd;		/* -i -: the standard input as a file, else -1 */
 	const char *sort;
 	int children;		/* -1 = default (children when callchains exist) */
 	int callgraph;		/* -1 = default (when callchains exist) */
@@ -180,13 +182,22 @@ done:
 	return r;
 }
 
+/* Each pass opens the input again: -i - reads the standard input once
+ * (pd_stdin_file), the passes map that file. */
+static struct pd_file *open_input(const struct report *rp, char *err, size_t errlen)
+{
+	if (rp->input_fd >= 0)
+		return pd_open_fd(rp->input_fd, "standard input", err, errlen);
+	return pd_open(rp->input, err, errlen);
+}
+
 /* One pass over the file: build the profile of event idx (SIZE_MAX:
  * every event) and write it. The notes on the file come with the first. */
 static int report_pass(struct report *rp, const struct hist_opts *ho, bool callgraph, size_t idx, bool first)
 {
 	char err[1024];
 	int ret = -1;
-	struct pd_file *f = pd_open(rp->input, err, sizeof(err));
+	struct pd_file *f = open_input(rp, err, sizeof(err));
 	if (!f) {
 		pr_err("%s", err);
 		return -1;
@@ -227,7 +238,7 @@ static int report_flame_combined(struct report *rp, const struct hist_opts *ho, 
 	size_t built = 0;
 	int ret = -1;
 	for (; built < n; built++) {
-		f[built] = pd_open(rp->input, err, sizeof(err));
+		f[built] = open_input(rp, err, sizeof(err));
 		if (!f[built]) {
 			pr_err("%s", err);
 			goto out;
@@ -302,12 +313,68 @@ static int pick_events(struct report *rp, const struct pd_file *f, bool text, si
 	return 0;
 }
 
-/* Over 80 lines: the options' combinations resolved in order (sort keys,
- * call graphs, the events' passes), each a few lines. */
+/* The input's events decide the passes; each pass reads it again. */
+static int report_input(struct report *rp, struct hist_opts *ho)
+{
+	char err[1024];
+	int ret = 1;
+	struct pd_file *f = open_input(rp, err, sizeof(err));
+	if (!f) {
+		pr_err("%s", err);
+		return 1;
+	}
+	bool has_callchain = false;
+	for (size_t i = 0; i < pd_nr_events(f); i++)
+		if (pd_event_at(f, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			has_callchain = true;
+	ho->children = rp->children < 0 ? has_callchain : rp->children;
+	bool callgraph = rp->callgraph < 0 ? has_callchain : rp->callgraph;
+	if (callgraph && !has_callchain && rp->callgraph == 1) {
+		pr_warn("%s has no call graphs (record with -g); showing flat entries", rp->input);
+		callgraph = false;
+	}
+	/* Call-graph trees are only built for the text output; like perf,
+	 * --percent-limit also prunes their branches (default 0.5%). */
+	bool text = !rp->json && !rp->folded && !rp->flamegraph;
+	ho->callchains = has_callchain && callgraph && text;
+	ho->callgraph_limit = rp->percent_limit > 0 ? rp->percent_limit : 0.5;
+	ho->skip_children_sums = text;	/* the table shows them with --children only */
+	size_t idx[64], n;
+	if (pick_events(rp, f, text, idx, &n) < 0) {
+		pd_close(f);
+		return 2;
+	}
+	bool combined = (rp->folded || rp->flamegraph) && n > 1;
+	bool off_cpu[64];
+	for (size_t i = 0; i < n; i++)
+		off_cpu[i] = !strcmp(pd_event_at(f, idx[i])->name, OFF_CPU_EVENT_NAME);
+	pd_close(f);	/* each pass opens it again */
+	if (n == 0) {
+		ret = report_pass(rp, ho, callgraph, SIZE_MAX, true) < 0;
+	} else if (combined && rp->flamegraph) {
+		ret = report_flame_combined(rp, ho, idx, off_cpu, n) < 0;
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			/* off-CPU samples weigh their nanoseconds */
+			rp->folded_opts = (struct out_folded_opts){
+				.by_period = combined || off_cpu[i],
+				.root = combined && off_cpu[i] ? "[off-cpu]" : NULL };
+			if (i > 0 && text && !rp->output)
+				fputs("\n", stdout);
+			if (report_pass(rp, ho, callgraph, idx[i], i == 0) < 0)
+				return 1;
+		}
+		ret = 0;
+	}
+	return ret;
+}
+
+/* The options, the input (-i -: the standard input, spooled once), then
+ * report_input. */
 int cmd_report(int argc, char **argv)
 {
-	struct report rp = { .input = "perf.data", .sort = "comm,dso,sym", .children = -1,
-			     .callgraph = -1 };
+	struct report rp = { .input = "perf.data", .input_fd = -1, .sort = "comm,dso,sym",
+			     .children = -1, .callgraph = -1 };
 	char err[1024];
 	int ret = 1;
 	int rc = parse_args(&rp, argc, argv);
@@ -321,57 +388,21 @@ int cmd_report(int argc, char **argv)
 		       bad ? bad : rp.sort);
 		return 2;
 	}
+	if (!strcmp(rp.input, "-")) {
+		if ((rp.input_fd = pd_stdin_file(err, sizeof(err))) < 0) {
+			pr_err("%s", err);
+			return 1;
+		}
+		rp.input = "standard input";
+	}
 	/* Reports allocate a few times the file's size in many blocks. */
 	struct stat st;
-	if (stat(rp.input, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > (64 << 20) / 4)
+	if ((rp.input_fd >= 0 ? fstat(rp.input_fd, &st) : stat(rp.input, &st)) == 0 &&
+	    S_ISREG(st.st_mode) && st.st_size > (64 << 20) / 4)
 		mem_reserve_huge((size_t)st.st_size * 4);
-	struct pd_file *f = pd_open(rp.input, err, sizeof(err));
-	if (!f) {
-		pr_err("%s", err);
-		return 1;
-	}
-	bool has_callchain = false;
-	for (size_t i = 0; i < pd_nr_events(f); i++)
-		if (pd_event_at(f, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
-			has_callchain = true;
-	ho.children = rp.children < 0 ? has_callchain : rp.children;
-	bool callgraph = rp.callgraph < 0 ? has_callchain : rp.callgraph;
-	if (callgraph && !has_callchain && rp.callgraph == 1) {
-		pr_warn("%s has no call graphs (record with -g); showing flat entries", rp.input);
-		callgraph = false;
-	}
-	/* Call-graph trees are only built for the text output; like perf,
-	 * --percent-limit also prunes their branches (default 0.5%). */
-	bool text = !rp.json && !rp.folded && !rp.flamegraph;
-	ho.callchains = has_callchain && callgraph && text;
-	ho.callgraph_limit = rp.percent_limit > 0 ? rp.percent_limit : 0.5;
-	ho.skip_children_sums = text;	/* the table shows them with --children only */
-	size_t idx[64], n;
-	if (pick_events(&rp, f, text, idx, &n) < 0) {
-		pd_close(f);
-		return 2;
-	}
-	bool combined = (rp.folded || rp.flamegraph) && n > 1;
-	bool off_cpu[64];
-	for (size_t i = 0; i < n; i++)
-		off_cpu[i] = !strcmp(pd_event_at(f, idx[i])->name, OFF_CPU_EVENT_NAME);
-	pd_close(f);	/* each pass opens it again */
-	if (n == 0) {
-		ret = report_pass(&rp, &ho, callgraph, SIZE_MAX, true) < 0;
-	} else if (combined && rp.flamegraph) {
-		ret = report_flame_combined(&rp, &ho, idx, off_cpu, n) < 0;
-	} else {
-		for (size_t i = 0; i < n; i++) {
-			/* off-CPU samples weigh their nanoseconds */
-			rp.folded_opts = (struct out_folded_opts){
-				.by_period = combined || off_cpu[i],
-				.root = combined && off_cpu[i] ? "[off-cpu]" : NULL };
-			if (i > 0 && text && !rp.output)
-				fputs("\n", stdout);
-			if (report_pass(&rp, &ho, callgraph, idx[i], i == 0) < 0)
-				return 1;
-		}
-		ret = 0;
-	}
+	ret = report_input(&rp, &ho);
+	if (rp.input_fd >= 0)
+		close(rp.input_fd);
 	return ret;
 }
+

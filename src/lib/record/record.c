@@ -307,6 +307,10 @@ static int create_file(struct recording *r)
 	for (size_t i = 0; i < r->nevents; i++)
 		pd_writer_add_attr(r->w, &r->events[i].attr, r->events[i].name, r->events[i].ids,
 				   r->events[i].nids);
+	/* A stream sends its features before the records (perf reads them
+	 * there); those that change meanwhile (BPF programs) again at finish. */
+	if (pd_writer_is_pipe(r->w))
+		rec_add_features(r);
 	if ((err = pd_writer_begin(r->w))) {
 		pr_err("cannot write %s: %s", r->opts.output, log_strerr(err));
 		return err;

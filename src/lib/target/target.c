@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -352,6 +353,8 @@ static void __attribute__((noreturn)) child_main(struct workload *w, char **argv
 	while (n < 0 && errno == EINTR);
 	if (n != 0 || getppid() != tracer)
 		_exit(127);	/* the tracer gave up or died: do not run */
+	if (w->stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+		_exit(127);
 	execv(w->path, argv);
 	int e = errno;
 	if (write(err_wr, &e, sizeof(e)) < 0)
@@ -361,8 +364,14 @@ static void __attribute__((noreturn)) child_main(struct workload *w, char **argv
 
 int workload_prepare(struct workload *w, char **argv)
 {
+	return workload_prepare_redirected(w, argv, false);
+}
+
+int workload_prepare_redirected(struct workload *w, char **argv, bool stdout_to_stderr)
+{
 	int go[2], er[2];
 	memset(w, 0, sizeof(*w));
+	w->stdout_to_stderr = stdout_to_stderr;
 	w->go_fd = w->err_fd = -1;
 	w->path = find_program(argv[0]);
 	if (!w->path) {
@@ -407,6 +416,7 @@ int workload_prepare(struct workload *w, char **argv)
 int workload_start(struct workload *w)
 {
 	int e = 0;
+	w->start_ns = now_ns();
 	close(w->go_fd);	/* EOF releases the exec (see child_main) */
 	w->go_fd = -1;
 	ssize_t n;
@@ -428,9 +438,15 @@ bool workload_reap(struct workload *w, bool block)
 	if (w->pid <= 0 || w->reaped)
 		return w->reaped;
 	pid_t r;
+	struct rusage ru;
 	do
-		r = waitpid(w->pid, &w->status, block ? 0 : WNOHANG);
+		r = wait4(w->pid, &w->status, block ? 0 : WNOHANG, &ru);
 	while (r < 0 && errno == EINTR);
+	if (r == w->pid) {
+		w->end_ns = now_ns();
+		w->cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ull +
+			    (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ull;
+	}
 	if (r == w->pid || (r < 0 && errno == ECHILD))
 		w->reaped = true;
 	return w->reaped;

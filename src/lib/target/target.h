@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct target {
@@ -78,12 +79,18 @@ struct workload {
 	bool reaped;
 	int status;		/* wait status once reaped */
 	char *path;		/* the resolved program */
+	bool stdout_to_stderr;	/* the workload's stdout goes to our stderr */
+	uint64_t start_ns, end_ns;	/* released, reaped (now_ns(); 0: not yet) */
+	uint64_t cpu_ns;	/* user + system time it used, once reaped */
 };
 
 /* Find argv[0] in PATH and fork a child that waits, corked, before exec.
  * -ENOENT/-EACCES (reported: "cannot run 'X': ...") before any fork when the
  * program cannot be found or run. */
 int workload_prepare(struct workload *w, char **argv);
+/* Same, the workload's standard output sent to the standard error: our own
+ * standard output carries data (perf.data in pipe mode), as perf does. */
+int workload_prepare_redirected(struct workload *w, char **argv, bool stdout_to_stderr);
 /* Release the child to exec. 0, or the exec's -errno (reported, child reaped). */
 int workload_start(struct workload *w);
 /* Reap the child if it has exited (block: wait for it). True once reaped. */
