@@ -293,14 +293,15 @@ static int open_file_mode(struct pd_file *f, char *err, size_t errlen)
 	return 0;
 }
 
-/* Pipe mode: a HEADER_TRACING_DATA record is followed by the tracepoint
- * formats, which its size does not count: their length (u32 after the
- * header), or 0 for any other record. */
-static uint64_t pipe_trailing_data(const struct pd_file *f, uint64_t off,
+/* A HEADER_TRACING_DATA record (pipe mode, and the data section of what
+ * perf inject makes of a stream) is followed by the tracepoint formats,
+ * which its size does not count: their length (u32 after the header), or 0
+ * for any other record. */
+static uint64_t trailing_data(const struct pd_file *f, uint64_t off,
 				   const struct perf_event_header *hdr)
 {
 	uint32_t n = 0;
-	if (f->pipe && hdr->type == PD_RECORD_HEADER_TRACING_DATA && hdr->size >= sizeof(*hdr) + 4)
+	if (hdr->type == PD_RECORD_HEADER_TRACING_DATA && hdr->size >= sizeof(*hdr) + 4)
 		memcpy(&n, f->buf + off + sizeof(*hdr), 4);
 	return n;
 }
@@ -317,7 +318,7 @@ static int open_pipe_mode(struct pd_file *f, char *err, size_t errlen)
 		memcpy(&hdr, f->buf + pos, sizeof(hdr));
 		if (hdr.size < sizeof(hdr) || hdr.size > f->len - pos)
 			break;	/* reported by pd_process */
-		uint64_t extra = pipe_trailing_data(f, pos, &hdr);
+		uint64_t extra = trailing_data(f, pos, &hdr);
 		if (extra > f->len - pos - hdr.size)
 			break;
 		if (hdr.type == PD_RECORD_HEADER_TRACING_DATA) {
@@ -812,9 +813,9 @@ int pd_index(struct pd_file *f, char *err, size_t errlen)
 			ret = -EINVAL;
 			goto out;
 		}
-		if (hdr.type == PD_RECORD_HEADER_TRACING_DATA && f->pipe) {
+		if (hdr.type == PD_RECORD_HEADER_TRACING_DATA) {
 			/* not a record to deliver: the formats follow it */
-			uint64_t extra = pipe_trailing_data(f, off, &hdr);
+			uint64_t extra = trailing_data(f, off, &hdr);
 			if (extra > end - off - hdr.size) {
 				seterr(err, errlen, "HEADER_TRACING_DATA record at offset %llu: its %llu "
 				       "bytes of tracepoint formats run past the end of the data "
