@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define MAX_EVENTS 16
@@ -228,14 +229,45 @@ static void print_filter_drops(const char *filter, const char *event, uint64_t d
 		event ? " on " : "", event ? event : "", (unsigned long long)dropped);
 }
 
+/* An empty profile is explained: how long the workload ran and on CPU,
+ * against the sampling period (a workload killed in its first milliseconds
+ * is over before the first sample is due). */
+static void explain_no_samples(const struct workload *wl)
+{
+	char per[96];
+	double period_ms = o.period ? 0 : 1000.0 / (double)(o.freq ? o.freq : RECORDING_DEFAULT_FREQ);
+	if (o.period)
+		snprintf(per, sizeof(per), "one sample every %llu events at -c %llu",
+			 (unsigned long long)o.period, (unsigned long long)o.period);
+	else
+		snprintf(per, sizeof(per), "one sample every %.3g ms on CPU at -F %llu", period_ms,
+			 (unsigned long long)(o.freq ? o.freq : RECORDING_DEFAULT_FREQ));
+	if (!wl->pid || !wl->reaped || !wl->start_ns) {
+		fprintf(stderr, "[ bpfperf record: 0 samples: the targets did not run long enough "
+			"on a CPU while recording (%s) ]\n", per);
+		return;
+	}
+	double ran = (double)(wl->end_ns - wl->start_ns) / 1e6, cpu = (double)wl->cpu_ns / 1e6;
+	char how[64] = "";
+	if (WIFSIGNALED(wl->status))
+		snprintf(how, sizeof(how), "; it was killed by signal %d (%s)", WTERMSIG(wl->status),
+			 strsignal(WTERMSIG(wl->status)));
+	bool short_run = !o.period && cpu < period_ms;
+	fprintf(stderr, "[ bpfperf record: 0 samples: the workload ran for %.1f ms and used %.1f ms "
+		"of CPU, %s (%s)%s ]\n", ran, cpu,
+		short_run ? "less than one sample period" : "and no sample fell in that time", per, how);
+}
+
 static void print_summary(const struct recording_stats *st, const struct record_filter *filter,
 			  const struct sample_filter *sf, const struct recording *rec,
-			  const struct record_off_cpu *oc)
+			  const struct record_off_cpu *oc, const struct workload *wl)
 {
 	double mb = (double)st->data_bytes / (1024.0 * 1024.0);
 	fprintf(stderr, "[ bpfperf record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb,
 		strcmp(o.output, "-") ? o.output : "to the standard output",
 		(unsigned long long)st->samples);
+	if (st->samples == 0 && !filter && !sf)
+		explain_no_samples(wl);
 	if (oc)
 		record_off_cpu_summary(oc, stderr);
 	if (filter) {
@@ -284,7 +316,7 @@ static int run(struct recording *rec, struct workload *wl, const struct record_f
 	struct recording_stats st;
 	if (recording_stop(rec) || recording_finish(rec, &st))
 		return EXIT_FAIL;
-	print_summary(&st, filter, sf, rec, oc);
+	print_summary(&st, filter, sf, rec, oc, wl);
 	return status;
 }
 

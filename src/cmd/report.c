@@ -191,6 +191,66 @@ static struct pd_file *open_input(const struct report *rp, char *err, size_t err
 	return pd_open(rp->input, err, errlen);
 }
 
+static bool is_sampled(const struct pd_event *e);
+
+/* When the recorded tasks ran: the first and last timed COMM, MMAP, FORK
+ * or EXIT record (synthesized ones have no time). */
+struct task_span {
+	uint64_t first, last;
+};
+
+static int note_task_time(void *ctx, const struct pd_record *r)
+{
+	struct task_span *sp = ctx;
+	uint32_t t = r->hdr->type;
+	if (!r->s.has_time || !r->s.time ||
+	    (t != PERF_RECORD_COMM && t != PERF_RECORD_MMAP && t != PERF_RECORD_MMAP2 &&
+	     t != PERF_RECORD_FORK && t != PERF_RECORD_EXIT))
+		return 0;
+	if (!sp->first || r->s.time < sp->first)
+		sp->first = r->s.time;
+	if (r->s.time > sp->last)
+		sp->last = r->s.time;
+	return 0;
+}
+
+/* An empty profile says why: how long the recorded tasks ran against the
+ * sampling period of the event (a workload killed in its first milliseconds
+ * ends before the first sample is due). */
+static void explain_no_samples(const struct report *rp, struct pd_file *f, const struct pd_event *e)
+{
+	struct task_span sp = { 0 };
+	char err[256], per[96];
+	if (pd_process(f, note_task_time, &sp, err, sizeof(err)) < 0)
+		return;
+	if (!e)
+		for (size_t i = 0; i < pd_nr_events(f) && !e; i++)
+			if (pd_event_at(f, i)->attr.sample_period || pd_event_at(f, i)->attr.freq)
+				e = pd_event_at(f, i);
+	if (!e || !is_sampled(e))
+		return;
+	double period_ms = 0;
+	if (e->attr.freq && e->attr.sample_freq) {
+		period_ms = 1000.0 / (double)e->attr.sample_freq;
+		snprintf(per, sizeof(per), "one every %.3g ms on CPU at %llu Hz", period_ms,
+			 (unsigned long long)e->attr.sample_freq);
+	} else {
+		snprintf(per, sizeof(per), "one every %llu events",
+			 (unsigned long long)e->attr.sample_period);
+	}
+	if (sp.last == sp.first) {	/* none, or only an exit */
+		fprintf(stderr, "0 samples of event '%s' in %s: no recorded task was seen running "
+			"(the workload was gone before it started, or the targets slept; %s)\n",
+			e->name, rp->input, per);
+		return;
+	}
+	double ran = (double)(sp.last - sp.first) / 1e6;
+	fprintf(stderr, "0 samples of event '%s' in %s: the recorded tasks ran for %.1f ms (first to "
+		"last task record)%s (%s); record a longer run%s\n", e->name, rp->input, ran,
+		period_ms > ran ? ", less than one sample period" : " and no sample fell in that time",
+		per, period_ms ? " or a higher -F" : " or a smaller -c");
+}
+
 /* One pass over the file: build the profile of event idx (SIZE_MAX:
  * every event) and write it. The notes on the file come with the first. */
 static int report_pass(struct report *rp, const struct hist_opts *ho, bool callgraph, size_t idx, bool first)
@@ -206,6 +266,8 @@ static int report_pass(struct report *rp, const struct hist_opts *ho, bool callg
 				   .name = rp->input, .only_event = idx == SIZE_MAX ? NULL : pd_event_at(f, idx) };
 	if (profile_build(&rp->p, f, &po) < 0 || report_write(rp, callgraph, ho->callgraph_limit) < 0)
 		goto out;
+	if (rp->p.samples == 0 && !rp->p.filtered && !rp->p.lost)
+		explain_no_samples(rp, f, po.only_event);
 	if (first && rp->p.malformed)
 		pr_warn("%llu malformed records were skipped, the first a %s record at offset %llu "
 			"(-vv tells why); threads, maps or symbols may be missing from the profile",
