@@ -288,9 +288,18 @@ static int setup_events(struct recording *r)
 	return 0;
 }
 
+static bool to_stdout(const struct recording *r)
+{
+	return !strcmp(r->opts.output, "-");
+}
+
 static void report_write_error(const struct recording *r, int err)
 {
-	pr_err("cannot write %s: %s (disk full?)", r->opts.output, log_strerr(err));
+	if (to_stdout(r))
+		pr_err("cannot write perf.data to the standard output: %s%s", log_strerr(err),
+		       err == -EPIPE ? " (the reader of the pipe has exited)" : "");
+	else
+		pr_err("cannot write %s: %s (disk full?)", r->opts.output, log_strerr(err));
 }
 
 /* The file with its attrs, then the state that exists before the
@@ -300,7 +309,8 @@ static int create_file(struct recording *r)
 	int err;
 	r->w = pd_writer_create(r->opts.output, &err);
 	if (!r->w) {
-		pr_err("cannot create %s: %s; check the directory and its permissions", r->opts.output,
+		pr_err("cannot create %s: %s; check the directory and its permissions",
+		       to_stdout(r) ? "the standard output's descriptor" : r->opts.output,
 		       log_strerr(err));
 		return err;
 	}
@@ -312,7 +322,7 @@ static int create_file(struct recording *r)
 	if (pd_writer_is_pipe(r->w))
 		rec_add_features(r);
 	if ((err = pd_writer_begin(r->w))) {
-		pr_err("cannot write %s: %s", r->opts.output, log_strerr(err));
+		report_write_error(r, err);
 		return err;
 	}
 	r->synth.emit = emit_record;
@@ -419,7 +429,10 @@ int recording_finish(struct recording *r, struct recording_stats *stats)
 	}
 	rec_add_features(r);
 	if ((err = pd_writer_finish(r->w))) {
-		pr_err("cannot finish %s: %s", r->opts.output, log_strerr(err));
+		if (to_stdout(r))
+			report_write_error(r, err);
+		else
+			pr_err("cannot finish %s: %s", r->opts.output, log_strerr(err));
 		return err;
 	}
 	if (stats)
