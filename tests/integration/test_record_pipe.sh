@@ -83,3 +83,12 @@ ok "the workload's stdout goes to stderr"
 "$BPFPERF" record -o - -- "$DEMO" 0.5 2>epipe.err | head -c 100 > /dev/null
 grep -qi "standard output.*broken pipe\|broken pipe" epipe.err || { cat epipe.err; fail "no message when the reader goes away"; }
 ok "a reader that goes away is reported"
+
+# a terminal is refused both ways (script gives the command a terminal)
+if command -v script >/dev/null 2>&1; then
+  script -qec "\"$BPFPERF\" record -o - -- true" /dev/null > tty_rec.txt 2>&1
+  grep -q "standard output, which is a terminal" tty_rec.txt || { cat tty_rec.txt; fail "record -o - to a terminal"; }
+  script -qec "\"$BPFPERF\" report -i -" /dev/null > tty_rep.txt 2>&1
+  grep -q "standard input is a terminal" tty_rep.txt || { cat tty_rep.txt; fail "report -i - from a terminal"; }
+  ok "a terminal is refused (record -o -, report -i -)"
+fi
