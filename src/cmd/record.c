@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define MAX_EVENTS 16
@@ -205,6 +206,11 @@ static int check_options(void)
 		       "use one of them");
 		return -EINVAL;
 	}
+	if (!strcmp(o.output, "-") && isatty(STDOUT_FILENO)) {
+		pr_err("-o - writes perf.data to the standard output, which is a terminal; pipe it "
+		       "('| perf report -i -', '| bpfperf report -i -') or redirect it to a file");
+		return -EINVAL;
+	}
 	return target_check(&o.target, TARGET_A_WITH_CMD);
 }
 
@@ -215,13 +221,45 @@ static void print_filter_drops(const char *filter, const char *event, uint64_t d
 		event ? " on " : "", event ? event : "", (unsigned long long)dropped);
 }
 
+/* An empty profile is explained: how long the workload ran and on CPU,
+ * against the sampling period (a workload killed in its first milliseconds
+ * is over before the first sample is due). */
+static void explain_no_samples(const struct workload *wl)
+{
+	char per[96];
+	double period_ms = o.period ? 0 : 1000.0 / (double)(o.freq ? o.freq : RECORDING_DEFAULT_FREQ);
+	if (o.period)
+		snprintf(per, sizeof(per), "one sample every %llu events at -c %llu",
+			 (unsigned long long)o.period, (unsigned long long)o.period);
+	else
+		snprintf(per, sizeof(per), "one sample every %.3g ms on CPU at -F %llu", period_ms,
+			 (unsigned long long)(o.freq ? o.freq : RECORDING_DEFAULT_FREQ));
+	if (!wl->pid || !wl->reaped || !wl->start_ns) {
+		fprintf(stderr, "[ bpfperf record: 0 samples: the targets did not run long enough "
+			"on a CPU while recording (%s) ]\n", per);
+		return;
+	}
+	double ran = (double)(wl->end_ns - wl->start_ns) / 1e6, cpu = (double)wl->cpu_ns / 1e6;
+	char how[64] = "";
+	if (WIFSIGNALED(wl->status))
+		snprintf(how, sizeof(how), "; it was killed by signal %d (%s)", WTERMSIG(wl->status),
+			 strsignal(WTERMSIG(wl->status)));
+	bool short_run = !o.period && cpu < period_ms;
+	fprintf(stderr, "[ bpfperf record: 0 samples: the workload ran for %.1f ms and used %.1f ms "
+		"of CPU, %s (%s)%s ]\n", ran, cpu,
+		short_run ? "less than one sample period" : "and no sample fell in that time", per, how);
+}
+
 static void print_summary(const struct recording_stats *st, const struct record_filter *filter,
 			  const struct sample_filter *sf, const struct recording *rec,
-			  const struct record_off_cpu *oc)
+			  const struct record_off_cpu *oc, const struct workload *wl)
 {
 	double mb = (double)st->data_bytes / (1024.0 * 1024.0);
 	fprintf(stderr, "[ bpfperf record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb,
-		o.output, (unsigned long long)st->samples);
+		strcmp(o.output, "-") ? o.output : "to the standard output",
+		(unsigned long long)st->samples);
+	if (st->samples == 0 && !filter && !sf)
+		explain_no_samples(wl);
 	if (oc)
 		record_off_cpu_summary(oc, stderr);
 	if (filter) {
@@ -270,7 +308,7 @@ static int run(struct recording *rec, struct workload *wl, const struct record_f
 	struct recording_stats st;
 	if (recording_stop(rec) || recording_finish(rec, &st))
 		return EXIT_FAIL;
-	print_summary(&st, filter, sf, rec, oc);
+	print_summary(&st, filter, sf, rec, oc, wl);
 	return status;
 }
 
@@ -324,8 +362,12 @@ int cmd_record(int argc, char **argv)
 		       cgroup2_mount() ? cgroup2_mount() : "(cgroup2 is not mounted)", log_strerr(cgroup_fd));
 		goto out;
 	}
-	stop_signals_install(false);
-	if (o.target.argv && (err = workload_prepare(&wl, o.target.argv)) < 0) {
+	/* -o -: perf's pipe mode on stdout; a reader that goes away is a
+	 * write error (EPIPE), and the workload writes to stderr instead. */
+	bool to_pipe = !strcmp(o.output, "-");
+	stop_signals_install(to_pipe);
+	if (o.target.argv &&
+	    (err = workload_prepare_redirected(&wl, o.target.argv, to_pipe)) < 0) {
 		ret = workload_failed_status(err);
 		goto out;
 	}

@@ -18,9 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct report {
 	const char *input;
+	int input_fd;		/* -i -: the standard input as a file, else -1 */
 	const char *sort;
 	int children;		/* -1 = default (children when callchains exist) */
 	int callgraph;		/* -1 = default (when callchains exist) */
@@ -134,12 +136,15 @@ static int parse_args(struct report *rp, int argc, char **argv)
 }
 
 /* The input, refused like perf does when another user owns it, unless -f.
- * The first open of a run says when -f let such a file through. */
+ * The first open of a run says when -f let such a file through. Each pass
+ * opens it again. */
 static struct pd_file *open_input(const struct report *rp, bool first)
 {
 	char err[1024];
-	long owner;
-	struct pd_file *f = pd_open_owned(rp->input, rp->force, &owner, err, sizeof(err));
+	long owner = -1;
+	/* -i - reads the standard input once (pd_stdin_file), the passes map that file */
+	struct pd_file *f = rp->input_fd >= 0 ? pd_open_fd(rp->input_fd, "standard input", err, sizeof(err))
+					     : pd_open_owned(rp->input, rp->force, &owner, err, sizeof(err));
 	if (!f) {
 		pr_err("%s%s", err, owner >= 0 ? "; check where it came from, or use -f to read it anyway" : "");
 		return NULL;
@@ -196,6 +201,66 @@ static int report_write(struct report *rp, bool callgraph, double callgraph_limi
 	return r < 0 ? -1 : 0;	/* write errors: when the output is closed */
 }
 
+static bool is_sampled(const struct pd_event *e);
+
+/* When the recorded tasks ran: the first and last timed COMM, MMAP, FORK
+ * or EXIT record (synthesized ones have no time). */
+struct task_span {
+	uint64_t first, last;
+};
+
+static int note_task_time(void *ctx, const struct pd_record *r)
+{
+	struct task_span *sp = ctx;
+	uint32_t t = r->hdr->type;
+	if (!r->s.has_time || !r->s.time ||
+	    (t != PERF_RECORD_COMM && t != PERF_RECORD_MMAP && t != PERF_RECORD_MMAP2 &&
+	     t != PERF_RECORD_FORK && t != PERF_RECORD_EXIT))
+		return 0;
+	if (!sp->first || r->s.time < sp->first)
+		sp->first = r->s.time;
+	if (r->s.time > sp->last)
+		sp->last = r->s.time;
+	return 0;
+}
+
+/* An empty profile says why: how long the recorded tasks ran against the
+ * sampling period of the event (a workload killed in its first milliseconds
+ * ends before the first sample is due). */
+static void explain_no_samples(const struct report *rp, struct pd_file *f, const struct pd_event *e)
+{
+	struct task_span sp = { 0 };
+	char err[256], per[96];
+	if (pd_process(f, note_task_time, &sp, err, sizeof(err)) < 0)
+		return;
+	if (!e)
+		for (size_t i = 0; i < pd_nr_events(f) && !e; i++)
+			if (pd_event_at(f, i)->attr.sample_period || pd_event_at(f, i)->attr.freq)
+				e = pd_event_at(f, i);
+	if (!e || !is_sampled(e))
+		return;
+	double period_ms = 0;
+	if (e->attr.freq && e->attr.sample_freq) {
+		period_ms = 1000.0 / (double)e->attr.sample_freq;
+		snprintf(per, sizeof(per), "one every %.3g ms on CPU at %llu Hz", period_ms,
+			 (unsigned long long)e->attr.sample_freq);
+	} else {
+		snprintf(per, sizeof(per), "one every %llu events",
+			 (unsigned long long)e->attr.sample_period);
+	}
+	if (sp.last == sp.first) {	/* none, or only an exit */
+		fprintf(stderr, "0 samples of event '%s' in %s: no recorded task was seen running "
+			"(the workload was gone before it started, or the targets slept; %s)\n",
+			e->name, rp->input, per);
+		return;
+	}
+	double ran = (double)(sp.last - sp.first) / 1e6;
+	fprintf(stderr, "0 samples of event '%s' in %s: the recorded tasks ran for %.1f ms (first to "
+		"last task record)%s (%s); record a longer run%s\n", e->name, rp->input, ran,
+		period_ms > ran ? ", less than one sample period" : " and no sample fell in that time",
+		per, period_ms ? " or a higher -F" : " or a smaller -c");
+}
+
 /* One pass over the file: build the profile of event idx (SIZE_MAX:
  * every event) and write it. The notes on the file come with the first. */
 static int report_pass(struct report *rp, const struct hist_opts *ho, bool callgraph, size_t idx, bool first)
@@ -208,6 +273,8 @@ static int report_pass(struct report *rp, const struct hist_opts *ho, bool callg
 				   .name = rp->input, .only_event = idx == SIZE_MAX ? NULL : pd_event_at(f, idx) };
 	if (profile_build(&rp->p, f, &po) < 0 || report_write(rp, callgraph, ho->callgraph_limit) < 0)
 		goto out;
+	if (rp->p.samples == 0 && !rp->p.filtered && !rp->p.lost)
+		explain_no_samples(rp, f, po.only_event);
 	if (first && rp->p.malformed)
 		pr_warn("%llu malformed records were skipped, the first a %s record at offset %llu "
 			"(-vv tells why); threads, maps or symbols may be missing from the profile",
@@ -315,12 +382,80 @@ static int pick_events(struct report *rp, const struct pd_file *f, bool text, si
 	return 0;
 }
 
-/* Over 80 lines: the options' combinations resolved in order (sort keys,
- * call graphs, the events' passes), each a few lines. */
+/* The input's events decide the passes; each pass reads it again. The
+ * output (a report is meant to be shared: 0644, written whole or not at
+ * all) is opened once for every pass. */
+static int report_input(struct report *rp, struct hist_opts *ho)
+{
+	int ret = 1;
+	struct pd_file *f = open_input(rp, true);
+	if (!f)
+		return 1;
+	bool has_callchain = false;
+	for (size_t i = 0; i < pd_nr_events(f); i++)
+		if (pd_event_at(f, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			has_callchain = true;
+	ho->children = rp->children < 0 ? has_callchain : rp->children;
+	bool callgraph = rp->callgraph < 0 ? has_callchain : rp->callgraph;
+	if (callgraph && !has_callchain && rp->callgraph == 1) {
+		pr_warn("%s has no call graphs (record with -g); showing flat entries", rp->input);
+		callgraph = false;
+	}
+	/* Call-graph trees are only built for the text output; like perf,
+	 * --percent-limit also prunes their branches (default 0.5%). */
+	bool text = !rp->json && !rp->folded && !rp->flamegraph;
+	ho->callchains = has_callchain && callgraph && text;
+	ho->callgraph_limit = rp->percent_limit > 0 ? rp->percent_limit : 0.5;
+	ho->skip_children_sums = text;	/* the table shows them with --children only */
+	size_t idx[64], n;
+	if (pick_events(rp, f, text, idx, &n) < 0) {
+		pd_close(f);
+		return 2;
+	}
+	bool combined = (rp->folded || rp->flamegraph) && n > 1;
+	bool off_cpu[64];
+	for (size_t i = 0; i < n; i++)
+		off_cpu[i] = !strcmp(pd_event_at(f, idx[i])->name, OFF_CPU_EVENT_NAME);
+	pd_close(f);	/* each pass opens it again */
+	struct ofile *of = NULL;
+	if (!rp->flamegraph) {
+		if (ofile_open(rp->output ? rp->output : "-", OFILE_SHARED, 0, &of) < 0)
+			return 1;
+		rp->out = ofile_stream(of);
+	}
+	if (n == 0) {
+		ret = report_pass(rp, ho, callgraph, SIZE_MAX, true) < 0;
+	} else if ((combined && rp->flamegraph) || (rp->json && n > 1)) {
+		ret = report_multi(rp, ho, idx, off_cpu, n) < 0;
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			/* off-CPU samples weigh their nanoseconds */
+			rp->folded_opts = (struct out_folded_opts){
+				.by_period = combined || off_cpu[i],
+				.root = combined && off_cpu[i] ? "[off-cpu]" : NULL };
+			if (i > 0 && text)
+				fputs("\n", rp->out);
+			if ((ret = report_pass(rp, ho, callgraph, idx[i], i == 0) < 0))
+				break;
+		}
+	}
+	if (ret) {
+		if (of && ferror(rp->out))
+			ofile_close(of);	/* a write error: it names the file */
+		else
+			ofile_abort(of);	/* a file given with -o is left as it was */
+		return 1;
+	}
+	return ofile_close(of) < 0 ? 1 : 0;
+}
+
+/* The options, the input (-i -: the standard input, spooled once), then
+ * report_input. */
 int cmd_report(int argc, char **argv)
 {
-	struct report rp = { .input = "perf.data", .sort = "comm,dso,sym", .children = -1,
-			     .callgraph = -1 };
+	struct report rp = { .input = "perf.data", .input_fd = -1, .sort = "comm,dso,sym",
+			     .children = -1, .callgraph = -1 };
+	char err[1024];
 	int ret = 1;
 	int rc = parse_args(&rp, argc, argv);
 	if (rc != CLI_OK)
@@ -333,68 +468,21 @@ int cmd_report(int argc, char **argv)
 		       bad ? bad : rp.sort);
 		return 2;
 	}
+	if (!strcmp(rp.input, "-")) {
+		if ((rp.input_fd = pd_stdin_file(err, sizeof(err))) < 0) {
+			pr_err("%s", err);
+			return 1;
+		}
+		rp.input = "standard input";
+	}
 	/* Reports allocate a few times the file's size in many blocks. */
 	struct stat st;
-	if (stat(rp.input, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > (64 << 20) / 4)
+	if ((rp.input_fd >= 0 ? fstat(rp.input_fd, &st) : stat(rp.input, &st)) == 0 &&
+	    S_ISREG(st.st_mode) && st.st_size > (64 << 20) / 4)
 		mem_reserve_huge((size_t)st.st_size * 4);
-	struct pd_file *f = open_input(&rp, true);
-	if (!f)
-		return 1;
-	bool has_callchain = false;
-	for (size_t i = 0; i < pd_nr_events(f); i++)
-		if (pd_event_at(f, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
-			has_callchain = true;
-	ho.children = rp.children < 0 ? has_callchain : rp.children;
-	bool callgraph = rp.callgraph < 0 ? has_callchain : rp.callgraph;
-	if (callgraph && !has_callchain && rp.callgraph == 1) {
-		pr_warn("%s has no call graphs (record with -g); showing flat entries", rp.input);
-		callgraph = false;
-	}
-	/* Call-graph trees are only built for the text output; like perf,
-	 * --percent-limit also prunes their branches (default 0.5%). */
-	bool text = !rp.json && !rp.folded && !rp.flamegraph;
-	ho.callchains = has_callchain && callgraph && text;
-	ho.callgraph_limit = rp.percent_limit > 0 ? rp.percent_limit : 0.5;
-	ho.skip_children_sums = text;	/* the table shows them with --children only */
-	size_t idx[64], n;
-	if (pick_events(&rp, f, text, idx, &n) < 0) {
-		pd_close(f);
-		return 2;
-	}
-	bool combined = (rp.folded || rp.flamegraph) && n > 1;
-	bool off_cpu[64];
-	for (size_t i = 0; i < n; i++)
-		off_cpu[i] = !strcmp(pd_event_at(f, idx[i])->name, OFF_CPU_EVENT_NAME);
-	pd_close(f);	/* each pass opens it again */
-	/* Reports are meant to be shared: 0644, written whole or not at all. */
-	struct ofile *of = NULL;
-	if (!rp.flamegraph) {
-		if (ofile_open(rp.output ? rp.output : "-", OFILE_SHARED, 0, &of) < 0)
-			return 1;
-		rp.out = ofile_stream(of);
-	}
-	if (n == 0) {
-		ret = report_pass(&rp, &ho, callgraph, SIZE_MAX, true) < 0;
-	} else if ((combined && rp.flamegraph) || (rp.json && n > 1)) {
-		ret = report_multi(&rp, &ho, idx, off_cpu, n) < 0;
-	} else {
-		for (size_t i = 0; i < n; i++) {
-			/* off-CPU samples weigh their nanoseconds */
-			rp.folded_opts = (struct out_folded_opts){
-				.by_period = combined || off_cpu[i],
-				.root = combined && off_cpu[i] ? "[off-cpu]" : NULL };
-			if (i > 0 && text)
-				fputs("\n", rp.out);
-			if ((ret = report_pass(&rp, &ho, callgraph, idx[i], i == 0) < 0))
-				break;
-		}
-	}
-	if (ret) {
-		if (of && ferror(rp.out))
-			ofile_close(of);	/* a write error: it names the file */
-		else
-			ofile_abort(of);	/* a file given with -o is left as it was */
-		return 1;
-	}
-	return ofile_close(of) < 0 ? 1 : 0;
+	ret = report_input(&rp, &ho);
+	if (rp.input_fd >= 0)
+		close(rp.input_fd);
+	return ret;
 }
+

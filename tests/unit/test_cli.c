@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -439,6 +440,44 @@ static void test_target_check(void **state)
 	free(err);
 }
 
+/* A target that exited is gone while it is still a zombie (its parent has
+ * not reaped it: kill(pid, 0) still succeeds), through pidfds and /proc. */
+static void test_target_exit(void **state)
+{
+	(void)state;
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		char b;
+		close(p[1]);
+		while (read(p[0], &b, 1) < 0)	/* until the parent closes its end */
+			;
+		_exit(0);
+	}
+	close(p[0]);
+	pid_t self = getpid(), ids[2] = { child, self };
+	struct target t = { .pids = ids, .nr_pids = 1 }, both = { .pids = ids, .nr_pids = 2 };
+	struct target_watch *w = target_watch_open(&t), *wb = target_watch_open(&both);
+	assert_non_null(w);
+	assert_true(target_alive(&t));
+	assert_true(target_watch_alive(w));
+	close(p[1]);	/* the child exits, unreaped */
+	for (int i = 0; i < 200 && target_watch_alive(w); i++)
+		usleep(10000);
+	assert_int_equal(kill(child, 0), 0);	/* a zombie */
+	assert_false(target_watch_alive(w));
+	assert_false(target_alive(&t));
+	assert_true(target_watch_alive(wb));	/* several: until all have exited */
+	assert_true(target_alive(&both));
+	target_watch_close(w);
+	target_watch_close(wb);
+	assert_null(target_watch_open(&(struct target){ 0 }));
+	assert_true(target_watch_alive(NULL));
+	waitpid(child, NULL, 0);
+}
+
 static void test_seconds(void **state)
 {
 	(void)state;
@@ -467,6 +506,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pos_none, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pid_lists, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_target_check, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_target_exit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_seconds, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

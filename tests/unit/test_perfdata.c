@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* perf.data writer and reader: round trip, time ordering, features, BPF info
- * encoding, and clear errors for truncated and corrupt files. */
+/* perf.data writer and reader: round trip (file and pipe mode, stdin),
+ * time ordering, features, BPF info encoding, and clear errors for truncated
+ * and corrupt files. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -152,6 +153,176 @@ static void test_roundtrip(void **state)
 	assert_int_equal(s.nr_cc[3], 4);
 	pd_close(f);
 	unlink(path);
+}
+
+/* Pipe mode (path "-", standard output): written to a file through a
+ * redirected stdout, read back; the stream's layout is perf's. */
+static void write_pipe(const char *out)
+{
+	int err = 0;
+	fflush(stdout);
+	int saved = dup(STDOUT_FILENO);
+	FILE *o = fopen(out, "w");
+	assert_non_null(o);
+	dup2(fileno(o), STDOUT_FILENO);
+	fclose(o);
+	struct pd_writer *w = pd_writer_create("-", &err);
+	assert_non_null(w);
+	assert_true(pd_writer_is_pipe(w));
+	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_CPU_CLOCK, .sample_type = ST,
+				     .sample_id_all = 1 };
+	uint64_t ids0[] = { 10, 11 }, ids1[] = { 20 };
+	pd_writer_add_attr(w, &a, "cpu-clock", ids0, 2);
+	a.config = PERF_COUNT_SW_DUMMY;
+	pd_writer_add_attr(w, &a, "dummy:u", ids1, 1);
+	struct strbuf f = { 0 };
+	pd_feat_put_string(&f, "myhost");
+	pd_writer_add_feature(w, PD_FEAT_HOSTNAME, f.buf, f.len);
+	pd_writer_add_feature(w, PD_FEAT_TRACING_DATA, "13 bytes here", 13);
+	assert_int_equal(pd_writer_begin(w), 0);
+	struct strbuf b = { 0 };
+	comm(&b, 42, "first", 0, 20);
+	sample(&b, 11, 42, 300, 0x1000, 3);
+	sample(&b, 10, 42, 100, 0x2000, 1);
+	assert_int_equal(pd_writer_write(w, b.buf, b.len), 0);
+	assert_int_equal(pd_writer_commit(w), 0);	/* a FINISHED_ROUND */
+	sb_reset(&b);
+	comm(&b, 42, "renamed", 200, 20);
+	assert_int_equal(pd_writer_write(w, b.buf, b.len), 0);
+	/* the same payload again is not sent twice; a new one at finish */
+	pd_writer_add_feature(w, PD_FEAT_HOSTNAME, f.buf, f.len);
+	sb_reset(&f);
+	pd_feat_put_string(&f, "6.1.0");
+	pd_writer_add_feature(w, PD_FEAT_OSRELEASE, f.buf, f.len);
+	assert_int_equal(pd_writer_finish(w), 0);
+	pd_writer_free(w);
+	sb_free(&b);
+	sb_free(&f);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+}
+
+static int count_type(void *ctx, const struct pd_record *r)
+{
+	int *n = ctx;
+	n[r->hdr->type < 128 ? r->hdr->type : 127]++;
+	return 0;
+}
+
+static void test_pipe_roundtrip(void **state)
+{
+	(void)state;
+	char err[512], out[64];
+	snprintf(out, sizeof(out), "/tmp/bpfperf-test-pipe-%d.data", getpid());
+	write_pipe(out);
+	size_t n;
+	uint8_t *raw = (uint8_t *)read_file(out, &n);
+	assert_non_null(raw);
+	uint64_t magic, size;
+	memcpy(&magic, raw, 8);
+	memcpy(&size, raw + 8, 8);
+	assert_true(magic == PERF_MAGIC2);
+	assert_int_equal(size, 16);	/* perf's pipe header */
+	struct perf_event_header h;
+	memcpy(&h, raw + 16, sizeof(h));
+	assert_int_equal(h.type, PD_RECORD_HEADER_ATTR);	/* attrs come first */
+	assert_int_equal(h.size, 8 + PD_ATTR_SIZE + 2 * 8);
+	/* walk the stream: one HOSTNAME, the features' end marker (perf 6.1's
+	 * HEADER_LAST_FEATURE) before the first kernel record, the tracing
+	 * data with its 8-byte padding outside the record's size */
+	int hostnames = 0, last_at = -1, first_kernel = -1, rounds = 0, i = 0;
+	for (size_t off = 16; off + 8 <= n; i++) {
+		memcpy(&h, raw + off, sizeof(h));
+		assert_true(h.size >= 8);
+		uint64_t feat = 0;
+		if (h.type == PD_RECORD_HEADER_FEATURE)
+			memcpy(&feat, raw + off + 8, 8);
+		hostnames += feat == PD_FEAT_HOSTNAME;
+		if (feat == PD_FEAT_LAST_61)
+			last_at = i;
+		if (h.type < PD_RECORD_HEADER_ATTR && first_kernel < 0)
+			first_kernel = i;
+		rounds += h.type == PD_RECORD_FINISHED_ROUND;
+		off += h.size;
+		if (h.type == PD_RECORD_HEADER_TRACING_DATA) {
+			uint32_t len;
+			assert_int_equal(h.size, 12);
+			memcpy(&len, raw + off - 4, 4);
+			assert_int_equal(len, 16);
+			assert_memory_equal(raw + off, "13 bytes here\0\0\0", 16);
+			off += len;
+		}
+	}
+	assert_int_equal(hostnames, 1);
+	assert_true(last_at >= 0 && last_at < first_kernel);
+	assert_int_equal(rounds, 1);
+	free(raw);
+
+	struct pd_file *f = pd_open(out, err, sizeof(err));
+	assert_non_null(f);
+	assert_true(pd_is_pipe(f));
+	assert_int_equal(pd_nr_events(f), 2);
+	assert_string_equal(pd_event_at(f, 1)->name, "dummy:u");
+	assert_int_equal(pd_event_at(f, 0)->nids, 2);
+	size_t len, pos = 0;
+	const char *s = pd_feature(f, PD_FEAT_OSRELEASE, &len);
+	assert_non_null(s);
+	assert_string_equal(pd_feat_get_string(s, len, &pos), "6.1.0");
+	assert_non_null(pd_feature(f, PD_FEAT_TRACING_DATA, &len));
+	assert_int_equal(len, 16);
+	int types[128] = { 0 };
+	assert_int_equal(pd_process(f, count_type, types, err, sizeof(err)), 0);
+	assert_int_equal(types[PERF_RECORD_SAMPLE], 2);
+	assert_int_equal(types[PERF_RECORD_COMM], 2);
+	assert_int_equal(types[PD_RECORD_HEADER_TRACING_DATA], 0);	/* skipped */
+	pd_close(f);
+	unlink(out);
+}
+
+/* report -i -: a redirected file is read in place, a pipe is spooled. */
+static void test_stdin_file(void **state)
+{
+	(void)state;
+	char err[512], out[64];
+	snprintf(out, sizeof(out), "/tmp/bpfperf-test-stdin-%d.data", getpid());
+	write_pipe(out);
+	size_t n;
+	char *raw = read_file(out, &n);
+	assert_non_null(raw);
+	int saved = dup(STDIN_FILENO);
+	for (int mode = 0; mode < 2; mode++) {
+		int p[2] = { -1, -1 };
+		if (mode == 0) {
+			FILE *in = fopen(out, "r");
+			assert_non_null(in);
+			dup2(fileno(in), STDIN_FILENO);
+			fclose(in);
+		} else {
+			assert_int_equal(pipe(p), 0);
+			assert_true(n < 65536);	/* fits in the pipe's buffer */
+			assert_int_equal(write(p[1], raw, n), (ssize_t)n);
+			close(p[1]);
+			dup2(p[0], STDIN_FILENO);
+			close(p[0]);
+		}
+		int fd = pd_stdin_file(err, sizeof(err));
+		assert_true(fd >= 0);
+		struct pd_file *f = pd_open_fd(fd, "standard input", err, sizeof(err));
+		assert_non_null(f);
+		assert_int_equal(pd_nr_events(f), 2);
+		pd_close(f);
+		/* opened again: the passes of report */
+		f = pd_open_fd(fd, "standard input", err, sizeof(err));
+		assert_non_null(f);
+		pd_close(f);
+		close(fd);
+	}
+	dup2(saved, STDIN_FILENO);
+	close(saved);
+	free(raw);
+	unlink(out);
 }
 
 static void test_killed_writer_is_readable(void **state)
@@ -317,6 +488,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_pipe_roundtrip),
+		cmocka_unit_test(test_stdin_file),
 		cmocka_unit_test(test_killed_writer_is_readable),
 		cmocka_unit_test(test_truncated_and_corrupt),
 		cmocka_unit_test(test_inflated_sideband_records),

@@ -55,14 +55,22 @@ int pd_decode_mmap2(const void *rec, size_t size, struct pd_mmap2 *out)
 	int err = take_fixed(rec, size, PERF_RECORD_MMAP2, "MMAP2", &out->rec, sizeof(out->rec));
 	if (err)
 		return err;
+	out->filename = take_string(rec, size, sizeof(out->rec), "MMAP2");
+	if (!out->filename)
+		return -EINVAL;
 	if ((out->rec.header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
 	    out->rec.build_id_size > PD_BUILD_ID_MAX) {
-		pr_debug("malformed MMAP2 record: build-id size %u, more than the %d bytes it has "
-			 "room for", out->rec.build_id_size, PD_BUILD_ID_MAX);
-		return -EINVAL;
+		/* The kernel sets the flag in the mmap event it shares between
+		 * all listeners (perf_event_mmap_output): once an event with
+		 * attr.build_id (another profiler's) has seen it, the others
+		 * get the flag with the device and inode layout, the "size"
+		 * being the device's major number. Read it as that layout. */
+		pr_debug("MMAP2 record of %s: build-id flag with a size of %u (more than %d): read "
+			 "as device and inode (a flag the kernel leaked from another recording)",
+			 out->filename, out->rec.build_id_size, PD_BUILD_ID_MAX);
+		out->rec.header.misc &= (uint16_t)~PERF_RECORD_MISC_MMAP_BUILD_ID;
 	}
-	out->filename = take_string(rec, size, sizeof(out->rec), "MMAP2");
-	return out->filename ? 0 : -EINVAL;
+	return 0;
 }
 
 int pd_decode_comm(const void *rec, size_t size, struct pd_comm *out)

@@ -293,18 +293,38 @@ static int open_file_mode(struct pd_file *f, char *err, size_t errlen)
 	return 0;
 }
 
+/* A HEADER_TRACING_DATA record (pipe mode, and the data section of what
+ * perf inject makes of a stream) is followed by the tracepoint formats,
+ * which its size does not count: their length (u32 after the header), or 0
+ * for any other record. */
+static uint64_t trailing_data(const struct pd_file *f, uint64_t off,
+				   const struct perf_event_header *hdr)
+{
+	uint32_t n = 0;
+	if (hdr->type == PD_RECORD_HEADER_TRACING_DATA && hdr->size >= sizeof(*hdr) + 4)
+		memcpy(&n, f->buf + off + sizeof(*hdr), 4);
+	return n;
+}
+
 /* Pipe mode: attrs and features are records inside the stream. */
 static int open_pipe_mode(struct pd_file *f, char *err, size_t errlen)
 {
 	size_t pos = 16;
 	f->data_off = 16;
 	f->data_size = f->len - 16;
+	f->unterminated = true;	/* a stream ends where its writer stopped */
 	while (pos + sizeof(struct perf_event_header) <= f->len) {
 		struct perf_event_header hdr;
 		memcpy(&hdr, f->buf + pos, sizeof(hdr));
 		if (hdr.size < sizeof(hdr) || hdr.size > f->len - pos)
 			break;	/* reported by pd_process */
-		if (hdr.type == PD_RECORD_HEADER_ATTR) {
+		uint64_t extra = trailing_data(f, pos, &hdr);
+		if (extra > f->len - pos - hdr.size)
+			break;
+		if (hdr.type == PD_RECORD_HEADER_TRACING_DATA) {
+			f->feats[PD_FEAT_TRACING_DATA].data = f->buf + pos + hdr.size;
+			f->feats[PD_FEAT_TRACING_DATA].len = extra;
+		} else if (hdr.type == PD_RECORD_HEADER_ATTR) {
 			const uint8_t *p = f->buf + pos + sizeof(struct pd_rec_header_attr);
 			size_t body = hdr.size - sizeof(struct pd_rec_header_attr);
 			uint32_t asz;
@@ -330,7 +350,7 @@ static int open_pipe_mode(struct pd_file *f, char *err, size_t errlen)
 				f->feats[fr.feat_id].len = hdr.size - sizeof(fr);
 			}
 		}
-		pos += hdr.size;
+		pos += hdr.size + extra;
 	}
 	if (f->nevents == 0) {
 		seterr(err, errlen, "pipe-mode file has no HEADER_ATTR record: no events");
@@ -384,6 +404,34 @@ struct pd_file *pd_open_mem(const void *buf, size_t len, char *err, size_t errle
 	return open_common(f, err, errlen);
 }
 
+struct pd_file *pd_open_fd(int fd, const char *name, char *err, size_t errlen)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		seterr(err, errlen, "%s is not a regular file", name);
+		return NULL;
+	}
+	struct pd_file *f = xcalloc(1, sizeof(*f));
+	f->len = (size_t)st.st_size;
+	if (f->len) {
+		void *p = mmap(NULL, f->len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		if (p == MAP_FAILED) {
+			seterr(err, errlen, "cannot map %s: %s", name, strerror(errno));
+			free(f);
+			return NULL;
+		}
+		f->buf = p;
+		f->mapped = true;
+	}
+	struct pd_file *r = open_common(f, err, errlen);
+	if (!r && err && errlen) {
+		char tmp[1024];
+		snprintf(tmp, sizeof(tmp), "%s: %s", name, err);
+		snprintf(err, errlen, "%s", tmp);
+	}
+	return r;
+}
+
 struct pd_file *pd_open(const char *path, char *err, size_t errlen)
 {
 	long owner;
@@ -400,12 +448,7 @@ struct pd_file *pd_open_owned(const char *path, bool any_owner, long *owner, cha
 		return NULL;
 	}
 	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		seterr(err, errlen, "%s is not a regular file", path);
-		close(fd);
-		return NULL;
-	}
-	if (st.st_uid != 0 && st.st_uid != geteuid()) {
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid != 0 && st.st_uid != geteuid()) {
 		*owner = (long)st.st_uid;
 		if (!any_owner) {
 			seterr(err, errlen, "%s is not owned by the current user or root (uid %ld owns it): its "
@@ -414,27 +457,77 @@ struct pd_file *pd_open_owned(const char *path, bool any_owner, long *owner, cha
 			return NULL;
 		}
 	}
-	struct pd_file *f = xcalloc(1, sizeof(*f));
-	f->len = (size_t)st.st_size;
-	if (f->len) {
-		void *p = mmap(NULL, f->len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-		if (p == MAP_FAILED) {
-			seterr(err, errlen, "cannot map %s: %s", path, strerror(errno));
-			close(fd);
-			free(f);
-			return NULL;
-		}
-		f->buf = p;
-		f->mapped = true;
-	}
+	struct pd_file *f = pd_open_fd(fd, path, err, errlen);
 	close(fd);
-	struct pd_file *r = open_common(f, err, errlen);
-	if (!r && err && errlen) {
-		char tmp[1024];
-		snprintf(tmp, sizeof(tmp), "%s: %s", path, err);
-		snprintf(err, errlen, "%s", tmp);
+	return f;
+}
+
+/* Copy fd (a pipe) to an unlinked temporary file: reports read a file
+ * several times and in time order, a stream only once. */
+static int spool(int in, const char *dir, char *err, size_t errlen)
+{
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		char *tmpl = xasprintf("%s/bpfperf-stdin-XXXXXX", dir);
+		fd = mkostemp(tmpl, O_CLOEXEC);
+		if (fd >= 0)
+			unlink(tmpl);
+		free(tmpl);
 	}
-	return r;
+	if (fd < 0) {
+		seterr(err, errlen, "cannot create a temporary file in %s to hold the standard input: "
+		       "%s; set TMPDIR to a writable directory", dir, strerror(errno));
+		return -EIO;
+	}
+	static char buf[1 << 16];
+	for (;;) {
+		ssize_t n = read(in, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			seterr(err, errlen, "cannot read the standard input: %s", strerror(errno));
+			close(fd);
+			return -EIO;
+		}
+		if (n == 0)
+			break;
+		for (ssize_t done = 0; done < n;) {
+			ssize_t w = write(fd, buf + done, (size_t)(n - done));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0) {
+				seterr(err, errlen, "cannot copy the standard input to a temporary file "
+				       "in %s: %s; set TMPDIR to a directory with more room", dir,
+				       strerror(errno));
+				close(fd);
+				return -EIO;
+			}
+			done += w;
+		}
+	}
+	return fd;
+}
+
+int pd_stdin_file(char *err, size_t errlen)
+{
+	struct stat st;
+	if (fstat(STDIN_FILENO, &st) < 0) {
+		seterr(err, errlen, "cannot read the standard input: %s", strerror(errno));
+		return -EBADF;
+	}
+	if (S_ISREG(st.st_mode)) {	/* a redirection: read it in place */
+		int fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (fd < 0)
+			seterr(err, errlen, "cannot read the standard input: %s", strerror(errno));
+		return fd < 0 ? -errno : fd;
+	}
+	if (isatty(STDIN_FILENO)) {
+		seterr(err, errlen, "the standard input is a terminal: pipe perf.data into it "
+		       "('bpfperf record -o - ... | bpfperf report -i -') or give -i FILE");
+		return -EINVAL;
+	}
+	const char *dir = getenv("TMPDIR");
+	return spool(STDIN_FILENO, dir && *dir ? dir : "/tmp", err, errlen);
 }
 
 void pd_close(struct pd_file *f)
@@ -736,6 +829,20 @@ int pd_index(struct pd_file *f, char *err, size_t errlen)
 			       (unsigned long long)off);
 			ret = -EINVAL;
 			goto out;
+		}
+		if (hdr.type == PD_RECORD_HEADER_TRACING_DATA) {
+			/* not a record to deliver: the formats follow it */
+			uint64_t extra = trailing_data(f, off, &hdr);
+			if (extra > end - off - hdr.size) {
+				seterr(err, errlen, "HEADER_TRACING_DATA record at offset %llu: its %llu "
+				       "bytes of tracepoint formats run past the end of the data "
+				       "(truncated stream)", (unsigned long long)off,
+				       (unsigned long long)extra);
+				ret = -EINVAL;
+				goto out;
+			}
+			off += hdr.size + extra;
+			continue;
 		}
 		if (hdr.type < PD_RECORD_HEADER_ATTR && hdr.size < min_size(hdr.type)) {
 			seterr(err, errlen, "%s record at offset %llu is too short (%u bytes): corrupt file",

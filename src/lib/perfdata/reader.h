@@ -46,6 +46,13 @@ struct pd_file *pd_open(const char *path, char *err, size_t errlen);
  * then that other owner's uid (the file read or refused), else -1. The
  * owner is checked on the opened file, not on the path. */
 struct pd_file *pd_open_owned(const char *path, bool any_owner, long *owner, char *err, size_t errlen);
+/* pd_open on an open regular file (fd stays open; name is for the messages). */
+struct pd_file *pd_open_fd(int fd, const char *name, char *err, size_t errlen);
+/* The standard input as a regular file for pd_open_fd (close() it): stdin
+ * itself when it is one (a redirection), else the stream copied to an
+ * unlinked file in TMPDIR (or /tmp), so that memory use does not grow with
+ * it. -errno with a message in err (a terminal, no room). */
+int pd_stdin_file(char *err, size_t errlen);
 /* Same on a memory buffer (fuzzing, tests); buf must outlive the pd_file. */
 struct pd_file *pd_open_mem(const void *buf, size_t len, char *err, size_t errlen);
 void pd_close(struct pd_file *f);

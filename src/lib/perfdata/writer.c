@@ -4,6 +4,7 @@
 #include "out/ofile.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,12 +22,15 @@ struct pd_attr_entry {
 struct pd_feature_data {
 	void *data;
 	size_t len;
+	bool sent;	/* pipe mode: already in the stream as it is now */
 };
 
 struct pd_writer {
 	struct ofile *of;
 	int fd;
 	char *path;
+	bool pipe;	/* pipe mode: a stream, nothing is rewritten */
+	bool begun;
 	struct pd_attr_entry *attrs;
 	size_t nattrs, attrs_cap;
 	struct pd_file_header hdr;
@@ -70,6 +74,19 @@ static int pwrite_full(int fd, const void *buf, size_t len, off_t off)
 
 struct pd_writer *pd_writer_create(const char *path, int *err)
 {
+	if (strcmp(path, "-") == 0) {
+		/* our own descriptor: closing it at finish leaves stdout open */
+		int fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (fd < 0) {
+			*err = -errno;
+			return NULL;
+		}
+		struct pd_writer *w = xcalloc(1, sizeof(*w));
+		w->fd = fd;
+		w->path = xstrdup("standard output");
+		w->pipe = true;
+		return w;
+	}
 	struct ofile *of;
 	/* Mode 0600, never through a symlink nor into someone else's file;
 	 * at PATH from the start, so that a killed recorder leaves it readable. */
@@ -90,6 +107,11 @@ struct pd_writer *pd_writer_create(const char *path, int *err)
 	return w;
 }
 
+bool pd_writer_is_pipe(const struct pd_writer *w)
+{
+	return w->pipe;
+}
+
 int pd_writer_add_attr(struct pd_writer *w, const struct perf_event_attr *attr,
 		       const char *name, const uint64_t *ids, size_t nids)
 {
@@ -105,10 +127,17 @@ int pd_writer_add_attr(struct pd_writer *w, const struct perf_event_attr *attr,
 	return 0;
 }
 
+static void add_event_desc(struct pd_writer *w);
+static int pipe_begin(struct pd_writer *w);
+static int pipe_send_features(struct pd_writer *w);
+
 int pd_writer_begin(struct pd_writer *w)
 {
 	int err;
 	uint64_t off = sizeof(struct pd_file_header);
+	w->begun = true;
+	if (w->pipe)
+		return pipe_begin(w);
 	struct pd_section *id_secs = xcalloc(w->nattrs, sizeof(*id_secs));
 
 	if (lseek(w->fd, (off_t)off, SEEK_SET) < 0)
@@ -185,6 +214,18 @@ int pd_writer_commit(struct pd_writer *w)
 {
 	if (w->committed == w->data_size)
 		return 0;
+	if (w->pipe) {
+		/* A stream has no header to update: the end of a round tells
+		 * readers that sort by time (perf) what they may process. */
+		struct perf_event_header round = {
+			.type = PD_RECORD_FINISHED_ROUND, .size = sizeof(round),
+		};
+		int err = write_full(w->fd, &round, sizeof(round));
+		if (!err)
+			w->data_size += sizeof(round);
+		w->committed = w->data_size;
+		return err;
+	}
 	w->hdr.data.size = w->data_size;
 	w->committed = w->data_size;
 	return pwrite_full(w->fd, &w->hdr.data, sizeof(w->hdr.data),
@@ -195,6 +236,9 @@ void pd_writer_add_feature(struct pd_writer *w, enum pd_feature feat, const void
 {
 	if ((int)feat <= 0 || feat >= PD_FEAT_MAX)
 		return;
+	if (w->feats[feat].sent && w->feats[feat].len == len && !memcmp(w->feats[feat].data, data, len))
+		return;	/* pipe mode: the stream has it already */
+	w->feats[feat].sent = false;
 	free(w->feats[feat].data);
 	w->feats[feat].data = xmalloc(len);
 	memcpy(w->feats[feat].data, data, len);
@@ -240,6 +284,15 @@ int pd_writer_finish(struct pd_writer *w)
 {
 	int err;
 	add_event_desc(w);
+	if (w->pipe) {
+		/* what was added since the start (BPF programs seen meanwhile) */
+		err = pipe_send_features(w);
+		w->committed = w->data_size;
+		if (close(w->fd) < 0 && !err)
+			err = -errno;
+		w->fd = -1;
+		return err;
+	}
 	w->hdr.data.size = w->data_size;
 	uint64_t table_off = w->hdr.data.offset + w->data_size;
 	size_t nfeat = 0;
@@ -301,4 +354,113 @@ void pd_writer_free(struct pd_writer *w)
 uint64_t pd_writer_data_size(const struct pd_writer *w)
 {
 	return w->data_size;
+}
+
+/* ---- pipe mode ----
+ * perf's stream format: a 16-byte header, the attrs as HEADER_ATTR records,
+ * the features as HEADER_FEATURE records closed by one whose id is perf's
+ * HEADER_LAST_FEATURE, the tracepoint formats as a HEADER_TRACING_DATA
+ * record followed by the data, then the records. Nothing is rewritten: the
+ * data size is never known, FINISHED_ROUND ends each commit. */
+
+static int pipe_write(struct pd_writer *w, const void *buf, size_t len)
+{
+	int err = write_full(w->fd, buf, len);
+	if (!err)
+		w->data_size += len;
+	return err;
+}
+
+/* HEADER_TRACING_DATA: the record says how many bytes follow it (padded to
+ * 8); its own size does not count them. */
+static int pipe_send_tracing_data(struct pd_writer *w, const void *data, size_t len)
+{
+	static const char zeros[8];
+	size_t aligned = ALIGN_UP(len, 8);
+	struct __attribute__((packed)) {
+		struct perf_event_header h;
+		uint32_t size;
+	} rec = { .h = { .type = PD_RECORD_HEADER_TRACING_DATA, .size = sizeof(rec) },
+		  .size = (uint32_t)aligned };
+	int err = pipe_write(w, &rec, sizeof(rec));
+	if (!err)
+		err = pipe_write(w, data, len);
+	if (!err)
+		err = pipe_write(w, zeros, aligned - len);
+	return err;
+}
+
+static int pipe_send_feature(struct pd_writer *w, uint64_t feat, const void *data, size_t len)
+{
+	struct pd_rec_header_feature fr = {
+		.header = { .type = PD_RECORD_HEADER_FEATURE },
+		.feat_id = feat,
+	};
+	size_t total = sizeof(fr) + ALIGN_UP(len, 8);
+	if (total > UINT16_MAX) {
+		/* a record's size is 16 bits; perf drops these too */
+		pr_debug("feature %llu (%zu bytes) does not fit in a pipe-mode record; not sent",
+			 (unsigned long long)feat, len);
+		return 0;
+	}
+	static const char zeros[8];
+	fr.header.size = (uint16_t)total;
+	struct iovec iov[3] = {
+		{ &fr, sizeof(fr) }, { (void *)data, len }, { (void *)zeros, total - sizeof(fr) - len },
+	};
+	return pd_writer_writev(w, iov, 3);
+}
+
+static int pipe_send_features(struct pd_writer *w)
+{
+	int err = 0;
+	for (int f = 1; f < PD_FEAT_MAX && !err; f++) {
+		struct pd_feature_data *d = &w->feats[f];
+		if (!d->data || d->sent)
+			continue;
+		if (f == PD_FEAT_TRACING_DATA)
+			err = pipe_send_tracing_data(w, d->data, d->len);
+		else if (f < PD_FEAT_LAST_61)	/* perf 6.1 fails on ids past its last */
+			err = pipe_send_feature(w, (uint64_t)f, d->data, d->len);
+		d->sent = true;
+	}
+	return err;
+}
+
+static int pipe_begin(struct pd_writer *w)
+{
+	struct pd_pipe_header ph = { .magic = PERF_MAGIC2, .size = sizeof(ph) };
+	int err = write_full(w->fd, &ph, sizeof(ph));
+	for (size_t i = 0; i < w->nattrs && !err; i++) {
+		struct pd_attr_entry *e = &w->attrs[i];
+		size_t size = sizeof(struct pd_rec_header_attr) + PD_ATTR_SIZE + e->nids * sizeof(uint64_t);
+		if (size > UINT16_MAX) {
+			pr_err("event '%s' has %zu sample ids, more than a pipe-mode attr record "
+			       "holds; record fewer threads or CPUs, or write a file",
+			       e->name, e->nids);
+			return -E2BIG;
+		}
+		struct pd_rec_header_attr h = {
+			.header = { .type = PD_RECORD_HEADER_ATTR, .size = (uint16_t)size },
+		};
+		struct iovec iov[3] = {
+			{ &h, sizeof(h) }, { &e->attr, PD_ATTR_SIZE },
+			{ e->ids, e->nids * sizeof(uint64_t) },
+		};
+		err = pd_writer_writev(w, iov, 3);
+	}
+	if (err)
+		return err;
+	/* the event names (perf reads them by id: after the attrs) */
+	add_event_desc(w);
+	if ((err = pipe_send_features(w)))
+		return err;
+	struct pd_rec_header_feature last = {
+		.header = { .type = PD_RECORD_HEADER_FEATURE, .size = sizeof(last) },
+		.feat_id = PD_FEAT_LAST_61,
+	};
+	if ((err = pipe_write(w, &last, sizeof(last))))
+		return err;
+	w->committed = w->data_size;
+	return 0;
 }

@@ -6,6 +6,7 @@
 #ifndef BPFPERF_PERFDATA_WRITER_H
 #define BPFPERF_PERFDATA_WRITER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/uio.h>
@@ -18,8 +19,13 @@ struct pd_writer;
 /* Create path (mode 0600) through out/ofile.h: created with O_EXCL |
  * O_NOFOLLOW and renamed into place at once (a symlink at path is replaced,
  * not followed). An existing non-empty file is renamed to path.old first, as
- * perf does. Returns NULL with *err = -errno, the error logged. */
+ * perf does. Returns NULL with *err = -errno, the error logged.
+ * Path "-": perf's pipe mode on standard output (a stream that perf report
+ * -i - and perf inject read): attrs, then the features added before
+ * pd_writer_begin, then the records; features added later are sent at
+ * finish, and each commit ends a round (FINISHED_ROUND). */
 struct pd_writer *pd_writer_create(const char *path, int *err);
+bool pd_writer_is_pipe(const struct pd_writer *w);
 /* Before pd_writer_begin: one attr per event, its sample ids and its name. */
 int pd_writer_add_attr(struct pd_writer *w, const struct perf_event_attr *attr,
 		       const char *name, const uint64_t *ids, size_t nids);

@@ -302,9 +302,18 @@ static int setup_events(struct recording *r)
 	return 0;
 }
 
+static bool to_stdout(const struct recording *r)
+{
+	return !strcmp(r->opts.output, "-");
+}
+
 static void report_write_error(const struct recording *r, int err)
 {
-	pr_err("cannot write %s: %s (disk full?)", r->opts.output, log_strerr(err));
+	if (to_stdout(r))
+		pr_err("cannot write perf.data to the standard output: %s%s", log_strerr(err),
+		       err == -EPIPE ? " (the reader of the pipe has exited)" : "");
+	else
+		pr_err("cannot write %s: %s (disk full?)", r->opts.output, log_strerr(err));
 }
 
 /* The file with its attrs, then the state that exists before the
@@ -313,13 +322,20 @@ static int create_file(struct recording *r)
 {
 	int err;
 	r->w = pd_writer_create(r->opts.output, &err);
-	if (!r->w)
-		return err;	/* logged */
+	if (!r->w) {
+		if (to_stdout(r))	/* a file's errors are logged by the writer */
+			pr_err("cannot duplicate the standard output's descriptor: %s", log_strerr(err));
+		return err;
+	}
 	for (size_t i = 0; i < r->nevents; i++)
 		pd_writer_add_attr(r->w, &r->events[i].attr, r->events[i].name, r->events[i].ids,
 				   r->events[i].nids);
+	/* A stream sends its features before the records (perf reads them
+	 * there); those that change meanwhile (BPF programs) again at finish. */
+	if (pd_writer_is_pipe(r->w))
+		rec_add_features(r);
 	if ((err = pd_writer_begin(r->w))) {
-		pr_err("cannot write %s: %s", r->opts.output, log_strerr(err));
+		report_write_error(r, err);
 		return err;
 	}
 	r->synth.emit = emit_record;
@@ -382,7 +398,15 @@ int recording_enable(struct recording *r)
 int recording_poll(void *ctx, int timeout_ms)
 {
 	struct recording *r = ctx;
-	poll(r->pfd, (nfds_t)r->nrings, timeout_ms);
+	if (poll(r->pfd, (nfds_t)r->nrings, timeout_ms) > 0)
+		for (int i = 0; i < r->nrings; i++)
+			/* The task of a per-task event exited: its fd reports
+			 * POLLHUP at every poll from now on. Stop polling it (as
+			 * perf does) rather than spin; its ring is still drained
+			 * below, and events of other tasks that write into it
+			 * are read at each poll timeout at the latest. */
+			if (r->pfd[i].revents & (POLLHUP | POLLERR))
+				r->pfd[i].fd = -1;
 	int err = rec_drain_all(r);
 	if (err) {
 		report_write_error(r, err);
@@ -418,7 +442,10 @@ int recording_finish(struct recording *r, struct recording_stats *stats)
 	}
 	rec_add_features(r);
 	if ((err = pd_writer_finish(r->w))) {
-		pr_err("cannot finish %s: %s", r->opts.output, log_strerr(err));
+		if (to_stdout(r))
+			report_write_error(r, err);
+		else
+			pr_err("cannot finish %s: %s", r->opts.output, log_strerr(err));
 		return err;
 	}
 	if (stats)

@@ -64,6 +64,9 @@ enum stop_reason stop_loop_run(struct stop_loop *l)
 	uint64_t kill_at = 0;		/* the workload was told to stop; SIGKILL then */
 	enum stop_reason why = 0;
 	bool have_wl = l->wl && l->wl->pid > 0;
+	/* pidfds: a target that exited is seen even while it is a zombie
+	 * (kill(pid, 0) still succeeds on those). */
+	struct target_watch *tw = l->target ? target_watch_open(l->target) : NULL;
 
 	for (;;) {
 		uint64_t now = now_ns();
@@ -71,16 +74,20 @@ enum stop_reason stop_loop_run(struct stop_loop *l)
 		/* The checks come before the wait, so that a workload that has
 		 * already exited (or a signal that has already come) is seen at
 		 * once rather than after a whole poll timeout. */
-		if (have_wl && workload_reap(l->wl, false))
-			return why ? why : STOP_WORKLOAD_EXIT;
+		if (have_wl && workload_reap(l->wl, false)) {
+			why = why ? why : STOP_WORKLOAD_EXIT;
+			goto out;
+		}
 		if (!why && stop_sig) {
 			why = STOP_SIGNAL;
 			l->signal = stop_sig;
 		}
 		if (!why && deadline && now >= deadline)
 			why = STOP_DURATION;
-		if (!why && l->target && !target_alive(l->target))
-			return STOP_TARGETS_GONE;
+		if (!why && tw && !target_watch_alive(tw)) {
+			why = STOP_TARGETS_GONE;
+			goto out;
+		}
 		/* No tick once stopping: the caller's final output covers the
 		 * last interval (a tick due at the deadline is not printed). */
 		if (!why && next_tick && now >= next_tick) {
@@ -94,7 +101,7 @@ enum stop_reason stop_loop_run(struct stop_loop *l)
 				next_tick = now + ival;
 		}
 		if (why && !have_wl)
-			return why;
+			goto out;
 		if (why && !kill_at) {
 			/* Stop the workload and keep draining while it exits. */
 			workload_signal(l->wl, why == STOP_SIGNAL ? l->signal : SIGTERM);
@@ -102,7 +109,7 @@ enum stop_reason stop_loop_run(struct stop_loop *l)
 		} else if (why && now >= kill_at) {
 			workload_signal(l->wl, SIGKILL);
 			workload_reap(l->wl, true);
-			return why;
+			goto out;
 		}
 		/* Once stopping, only the kill time bounds the wait. */
 		r = l->poll(l->ctx, why ? timeout_ms(now, kill_at, 0) : timeout_ms(now, deadline, next_tick));
@@ -116,5 +123,7 @@ enum stop_reason stop_loop_run(struct stop_loop *l)
 		workload_signal(l->wl, SIGKILL);
 		workload_reap(l->wl, true);
 	}
+out:
+	target_watch_close(tw);
 	return why;
 }

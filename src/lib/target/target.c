@@ -8,11 +8,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -161,17 +164,115 @@ int target_threads(const struct target *t, pid_t **tids, size_t *nr)
 	return 0;
 }
 
+/* A process (or thread) that has exited but is not reaped yet is a zombie:
+ * kill(pid, 0) still succeeds on it, so the state in /proc decides. */
+static bool id_running(pid_t id)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)id);	/* threads too */
+	char *s = read_file(path, NULL);
+	if (!s)
+		return false;
+	char *r = strrchr(s, ')');
+	char state = r && r[1] == ' ' ? r[2] : '?';
+	free(s);
+	if (state != 'Z' && state != 'X')
+		return true;
+	/* A zombie leader whose other threads still run: the process runs. */
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)id);
+	DIR *d = opendir(path);
+	size_t n = 0;
+	if (d) {
+		struct dirent *de;
+		while ((de = readdir(d)))
+			n += isdigit((unsigned char)de->d_name[0]) != 0;
+		closedir(d);
+	}
+	return n > 1;
+}
+
 bool target_alive(const struct target *t)
 {
 	if (!t->nr_pids && !t->nr_tids)
 		return true;
 	for (size_t i = 0; i < t->nr_pids; i++)
-		if (kill(t->pids[i], 0) == 0 || errno == EPERM)
+		if (id_running(t->pids[i]))
 			return true;
 	for (size_t i = 0; i < t->nr_tids; i++)
-		if (id_exists(t->tids[i]))
+		if (id_running(t->tids[i]))
 			return true;
 	return false;
+}
+
+/* ---- waiting for the targets' exit ---- */
+
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL	/* Linux 6.9: a pidfd for one thread */
+#endif
+
+struct target_watch {
+	const struct target *t;
+	struct pollfd *pfd;	/* one pidfd per -p process and -t thread */
+	size_t n;
+	bool fallback;		/* some pidfd could not be opened: /proc decides */
+};
+
+static int pidfd_open_id(pid_t id, unsigned int flags)
+{
+	return (int)syscall(SYS_pidfd_open, id, flags);
+}
+
+struct target_watch *target_watch_open(const struct target *t)
+{
+	if (!t->nr_pids && !t->nr_tids)
+		return NULL;
+	struct target_watch *w = xcalloc(1, sizeof(*w));
+	w->t = t;
+	w->pfd = xcalloc(t->nr_pids + t->nr_tids, sizeof(*w->pfd));
+	for (size_t i = 0; i < t->nr_pids + t->nr_tids; i++) {
+		bool thread = i >= t->nr_pids;
+		pid_t id = thread ? t->tids[i - t->nr_pids] : t->pids[i];
+		int fd = pidfd_open_id(id, thread ? PIDFD_THREAD : 0);
+		if (fd < 0 && errno == ESRCH)
+			continue;	/* already gone (and reaped) */
+		if (fd < 0) {
+			pr_debug("pidfd_open(%d): %s; watching it through /proc", (int)id, strerror(errno));
+			w->fallback = true;
+			continue;
+		}
+		w->pfd[w->n].fd = fd;
+		w->pfd[w->n].events = POLLIN;
+		w->n++;
+	}
+	return w;
+}
+
+bool target_watch_alive(struct target_watch *w)
+{
+	if (!w)
+		return true;
+	if (w->fallback)
+		return target_alive(w->t);
+	if (w->n == 0)
+		return false;
+	/* A pidfd is readable once its process (or thread) has exited, zombie
+	 * or not. */
+	if (poll(w->pfd, (nfds_t)w->n, 0) < 0)
+		return target_alive(w->t);
+	for (size_t i = 0; i < w->n; i++)
+		if (!(w->pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+			return true;
+	return false;
+}
+
+void target_watch_close(struct target_watch *w)
+{
+	if (!w)
+		return;
+	for (size_t i = 0; i < w->n; i++)
+		close(w->pfd[i].fd);
+	free(w->pfd);
+	free(w);
 }
 
 pid_t proc_parent(pid_t pid)
@@ -253,6 +354,8 @@ static void __attribute__((noreturn)) child_main(struct workload *w, char **argv
 	while (n < 0 && errno == EINTR);
 	if (n != 0 || getppid() != tracer)
 		_exit(127);	/* the tracer gave up or died: do not run */
+	if (w->stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+		_exit(127);
 	execv(w->path, argv);
 	int e = errno;
 	if (write(err_wr, &e, sizeof(e)) < 0)
@@ -262,8 +365,14 @@ static void __attribute__((noreturn)) child_main(struct workload *w, char **argv
 
 int workload_prepare(struct workload *w, char **argv)
 {
+	return workload_prepare_redirected(w, argv, false);
+}
+
+int workload_prepare_redirected(struct workload *w, char **argv, bool stdout_to_stderr)
+{
 	int go[2], er[2];
 	memset(w, 0, sizeof(*w));
+	w->stdout_to_stderr = stdout_to_stderr;
 	w->go_fd = w->err_fd = -1;
 	w->path = find_program(argv[0]);
 	if (!w->path) {
@@ -308,6 +417,7 @@ int workload_prepare(struct workload *w, char **argv)
 int workload_start(struct workload *w)
 {
 	int e = 0;
+	w->start_ns = now_ns();
 	close(w->go_fd);	/* EOF releases the exec (see child_main) */
 	w->go_fd = -1;
 	ssize_t n;
@@ -329,9 +439,15 @@ bool workload_reap(struct workload *w, bool block)
 	if (w->pid <= 0 || w->reaped)
 		return w->reaped;
 	pid_t r;
+	struct rusage ru;
 	do
-		r = waitpid(w->pid, &w->status, block ? 0 : WNOHANG);
+		r = wait4(w->pid, &w->status, block ? 0 : WNOHANG, &ru);
 	while (r < 0 && errno == EINTR);
+	if (r == w->pid) {
+		w->end_ns = now_ns();
+		w->cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ull +
+			    (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ull;
+	}
 	if (r == w->pid || (r < 0 && errno == ECHILD))
 		w->reaped = true;
 	return w->reaped;

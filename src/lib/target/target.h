@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct target {
@@ -54,8 +55,18 @@ int target_cpus(const struct target *t, bool **mask, int *nr_cpus);
  * threads, into *tids (free()). */
 int target_threads(const struct target *t, pid_t **tids, size_t *nr);
 
-/* Is any -p/-t target still alive? (true when there are none.) */
+/* Is any -p/-t target still running? (true when there are none; a zombie,
+ * exited but not reaped by its parent, does not count.) Reads /proc. */
 bool target_alive(const struct target *t);
+
+/* The -p processes and -t threads watched for their exit through pidfds
+ * (Linux 5.3+; single threads 6.9+, else /proc is read): checking costs one
+ * poll() and no /proc reads. NULL when there are no -p/-t targets. */
+struct target_watch;
+struct target_watch *target_watch_open(const struct target *t);
+/* Is any target still running? (true for NULL) */
+bool target_watch_alive(struct target_watch *w);
+void target_watch_close(struct target_watch *w);
 
 /* The parent of pid from /proc, 0 if unknown. */
 pid_t proc_parent(pid_t pid);
@@ -69,12 +80,18 @@ struct workload {
 	bool reaped;
 	int status;		/* wait status once reaped */
 	char *path;		/* the resolved program */
+	bool stdout_to_stderr;	/* the workload's stdout goes to our stderr */
+	uint64_t start_ns, end_ns;	/* released, reaped (now_ns(); 0: not yet) */
+	uint64_t cpu_ns;	/* user + system time it used, once reaped */
 };
 
 /* Find argv[0] in PATH and fork a child that waits, corked, before exec.
  * -ENOENT/-EACCES (reported: "cannot run 'X': ...") before any fork when the
  * program cannot be found or run. */
 int workload_prepare(struct workload *w, char **argv);
+/* Same, the workload's standard output sent to the standard error: our own
+ * standard output carries data (perf.data in pipe mode), as perf does. */
+int workload_prepare_redirected(struct workload *w, char **argv, bool stdout_to_stderr);
 /* Release the child to exec. 0, or the exec's -errno (reported, child reaped). */
 int workload_start(struct workload *w);
 /* Reap the child if it has exited (block: wait for it). True once reaped. */
