@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "hist/profile.h"
 #include "log.h"
+#include "out/header.h"
 #include "out/out.h"
 #include "perfdata/decode.h"
 #include "perfdata/reader.h"
@@ -30,6 +31,8 @@ struct report {
 	bool no_demangle;
 	const char *kallsyms;	/* --kallsyms: this file, not the build-id cache copy */
 	const char *event;	/* --event: only this event's samples */
+	bool header, header_only, show_info;
+	const char *buildid_dir;
 	struct profile p;
 	struct out_folded_opts folded_opts;
 };
@@ -105,6 +108,12 @@ static int parse_args(struct report *rp, int argc, char **argv)
 		CLI_STR(0, "event", "NAME", "only the samples of event NAME (e.g. offcpu-time); default: a\n"
 			"block per event in the text output, and with --folded on a\n"
 			"recording with off-CPU samples both in one picture (ns)", &rp->event),
+		CLI_FLAG(0, "header", "print the file's header and feature sections first (as perf)", &rp->header),
+		CLI_FLAG(0, "header-only", "print the header and feature sections only", &rp->header_only),
+		CLI_FLAG('I', "show-info", "with --header: also the CPU/NUMA/memory topology and caches",
+			 &rp->show_info),
+		CLI_STR(0, "buildid-dir", "DIR", "build-id cache: files recorded are looked up there first by\n"
+			"build-id (default $PERF_BUILDID_DIR, else ~/.debug)", &rp->buildid_dir),
 		CLI_FLAG(0, "stdio", "accepted for perf compatibility (text is the default)", &stdio_ignored),
 		CLI_END,
 	};
@@ -192,7 +201,7 @@ static int report_pass(struct report *rp, const struct hist_opts *ho, bool callg
 		return -1;
 	}
 	struct profile_opts po = { .hist = *ho, .no_demangle = rp->no_demangle, .kallsyms = rp->kallsyms,
-				   .name = rp->input, .only_event = idx == SIZE_MAX ? NULL : pd_event_at(f, idx) };
+				   .buildid_dir = rp->buildid_dir, .name = rp->input, .only_event = idx == SIZE_MAX ? NULL : pd_event_at(f, idx) };
 	if (profile_build(&rp->p, f, &po) < 0 || report_write(rp, callgraph, ho->callgraph_limit) < 0)
 		goto out;
 	if (first && rp->p.malformed)
@@ -233,7 +242,7 @@ static int report_flame_combined(struct report *rp, const struct hist_opts *ho, 
 			goto out;
 		}
 		struct profile_opts po = { .hist = *ho, .no_demangle = rp->no_demangle, .kallsyms = rp->kallsyms,
-					   .name = rp->input, .only_event = pd_event_at(f[built], idx[built]) };
+					   .buildid_dir = rp->buildid_dir, .name = rp->input, .only_event = pd_event_at(f[built], idx[built]) };
 		if (profile_build(&p[built], f[built], &po) < 0) {
 			profile_free(&p[built]);
 			pd_close(f[built]);
@@ -329,6 +338,23 @@ int cmd_report(int argc, char **argv)
 	if (!f) {
 		pr_err("%s", err);
 		return 1;
+	}
+	if (rp.header || rp.header_only) {
+		FILE *out = rp.output && rp.header_only ? fopen(rp.output, "w") : stdout;
+		if (!out) {
+			pr_err("cannot create %s: %s", rp.output, strerror(errno));
+			pd_close(f);
+			return 1;
+		}
+		int r = out_header(out, f, rp.input, rp.show_info);
+		if (out != stdout && fclose(out) != 0)
+			r = -1;
+		if (r < 0 || rp.header_only) {
+			if (r < 0)
+				pr_err("cannot write the header: %s", strerror(errno));
+			pd_close(f);
+			return r < 0;
+		}
 	}
 	bool has_callchain = false;
 	for (size_t i = 0; i < pd_nr_events(f); i++)
