@@ -7,8 +7,11 @@
 #include "perfdata/format.h"
 #include "util.h"
 
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
 #include <inttypes.h>
 #include <linux/bpf.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -408,27 +411,98 @@ static void print_clock_data(FILE *o, const struct pd_file *f)
 		tod % 1000000000 / 1000, clk / 1000000000, clk % 1000000000, clock_name(id));
 }
 
+struct btf_ref {
+	uint32_t id, size;
+	const void *data;
+};
+
+struct progs_ctx {
+	FILE *o;
+	struct btf_ref *btfs;
+	size_t nbtfs, cap;
+};
+
+static void on_btf_collect(void *ctx, uint32_t id, const void *data, uint32_t size)
+{
+	struct progs_ctx *pc = ctx;
+	ARRAY_GROW(pc->btfs, pc->cap, pc->nbtfs + 1);
+	pc->btfs[pc->nbtfs++] = (struct btf_ref){ id, size, data };
+}
+
+/* perf's name of sub-program sub: its own tag, then its BTF function name,
+ * else the program's name for a single function, else "F". */
+static void prog_name(const struct bpf_prog_info *info, struct btf *btf, uint32_t sub,
+		      uint32_t nsub, char *buf, size_t len)
+{
+	const uint8_t *tags = (const uint8_t *)(uintptr_t)info->prog_tags;
+	const uint8_t *tag = tags && sub < info->nr_prog_tags ? tags + 8 * sub : info->tag;
+	int n = snprintf(buf, len, "bpf_prog_");
+	for (int i = 0; i < 8; i++)
+		n += snprintf(buf + n, len - (size_t)n, "%02x", tag[i]);
+	const char *short_name = NULL;
+	if (btf && info->func_info && sub < info->nr_func_info &&
+	    info->func_info_rec_size >= sizeof(struct bpf_func_info)) {
+		struct bpf_func_info fi;
+		memcpy(&fi, (const uint8_t *)(uintptr_t)info->func_info +
+			   (size_t)sub * info->func_info_rec_size, sizeof(fi));
+		const struct btf_type *t = btf__type_by_id(btf, fi.type_id);
+		if (t)
+			short_name = btf__name_by_offset(btf, t->name_off);
+	}
+	char pname[sizeof(info->name) + 1];
+	memcpy(pname, info->name, sizeof(info->name));
+	pname[sizeof(info->name)] = '\0';
+	if (!short_name)
+		short_name = sub == 0 && nsub == 1 ? (pname[0] ? pname : NULL) : "F";
+	if (short_name)
+		snprintf(buf + n, len - (size_t)n, "_%s", short_name);
+}
+
 static void on_prog(void *ctx, const struct bpf_prog_info *info)
 {
-	FILE *o = ctx;
+	struct progs_ctx *pc = ctx;
+	FILE *o = pc->o;
 	const uint64_t *ksyms = (const uint64_t *)(uintptr_t)info->jited_ksyms;
 	const uint32_t *lens = (const uint32_t *)(uintptr_t)info->jited_func_lens;
-	char tag[17];
-	for (int i = 0; i < 8; i++)
-		snprintf(tag + 2 * i, 3, "%02x", info->tag[i]);
-	uint32_t n = info->nr_jited_ksyms < info->nr_jited_func_lens ? info->nr_jited_ksyms
-								      : info->nr_jited_func_lens;
-	if (!ksyms || !lens || !n)
-		return;
-	if (n == 1) {
-		fprintf(o, "# bpf_prog_info %u: bpf_prog_%s_%s addr 0x%" PRIx64 " size %u\n", info->id,
-			tag, info->name, ksyms[0], lens[0]);
+	uint32_t n = info->nr_jited_ksyms;
+	if (!ksyms || !lens || !n || info->nr_jited_func_lens < n) {
+		fprintf(o, "# bpf_prog_info %u:\n", info->id);
 		return;
 	}
-	fprintf(o, "# bpf_prog_info %u:\n", info->id);
-	for (uint32_t i = 0; i < n; i++)
-		fprintf(o, "# \tsub_prog %u: bpf_prog_%s_%s addr 0x%" PRIx64 " size %u\n", i, tag,
-			info->name, ksyms[i], lens[i]);
+	struct btf *btf = NULL;
+	for (size_t i = 0; i < pc->nbtfs && info->btf_id; i++)
+		if (pc->btfs[i].id == info->btf_id) {
+			btf = btf__new(pc->btfs[i].data, pc->btfs[i].size);
+			if (libbpf_get_error(btf))
+				btf = NULL;
+			break;
+		}
+	char name[256];
+	if (n == 1) {
+		prog_name(info, btf, 0, 1, name, sizeof(name));
+		fprintf(o, "# bpf_prog_info %u: %s addr 0x%" PRIx64 " size %u\n", info->id, name,
+			ksyms[0], lens[0]);
+	} else {
+		fprintf(o, "# bpf_prog_info %u:\n", info->id);
+		for (uint32_t i = 0; i < n; i++) {
+			prog_name(info, btf, i, n, name, sizeof(name));
+			fprintf(o, "# \tsub_prog %u: %s addr 0x%" PRIx64 " size %u\n", i, name, ksyms[i],
+				lens[i]);
+		}
+	}
+	btf__free(btf);
+}
+
+static void print_bpf_progs(FILE *o, const struct pd_file *f)
+{
+	struct progs_ctx pc = { .o = o };
+	size_t len;
+	const void *p = pd_feature(f, PD_FEAT_BPF_BTF, &len);
+	if (p)
+		pd_btfs_decode(p, len, on_btf_collect, &pc);
+	p = pd_feature(f, PD_FEAT_BPF_PROG_INFO, &len);
+	pd_bpf_progs_decode(p, len, on_prog, &pc);
+	free(pc.btfs);
 }
 
 static void on_btf(void *ctx, uint32_t id, const void *data, uint32_t size)
@@ -492,7 +566,7 @@ static void print_feature(FILE *o, const struct pd_file *f, int id)
 			fprintf(o, "# directory data version : %" PRIu64 "\n", v);
 		break;
 	}
-	case PD_FEAT_BPF_PROG_INFO: pd_bpf_progs_decode(p, len, on_prog, o); break;
+	case PD_FEAT_BPF_PROG_INFO: print_bpf_progs(o, f); break;
 	case PD_FEAT_BPF_BTF: pd_btfs_decode(p, len, on_btf, o); break;
 	case PD_FEAT_CLOCK_DATA: print_clock_data(o, f); break;
 	default: break;	/* perf prints nothing for the others either */
