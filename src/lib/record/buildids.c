@@ -318,16 +318,20 @@ void rec_hits_finish(struct recording *r)
 		sb_reset(&b);
 	}
 	struct buildid_cache *c = NULL;
+	bool kallsyms_current = false;
 	if (!r->opts.no_buildid_cache) {
 		char *dir = buildid_dir(r->opts.buildid_dir);
 		c = buildid_cache_open(dir, NULL);
+		kallsyms_current = buildid_cache_kallsyms_current(dir);
 		free(dir);
 	}
 	uint8_t id[BUILDID_MAX];
 	size_t n = buildid_of_notes("/sys/kernel/notes", id, sizeof(id)), nentries = 0;
 	if (n) {
 		put_build_id(&b, PERF_RECORD_MISC_KERNEL, id, n, "[kernel.kallsyms]");
-		buildid_cache_add(c, "[kernel.kallsyms]", "/proc/kallsyms", "kallsyms", id, n, true);
+		/* saved again when the addresses changed (another boot) */
+		buildid_cache_add(c, "[kernel.kallsyms]", "/proc/kallsyms", "kallsyms", id, n,
+				  !kallsyms_current);
 		nentries++;
 	}
 	for (size_t i = 0; i < h->nmods; i++) {

@@ -231,6 +231,12 @@ out:
 	return ret;
 }
 
+bool buildid_cache_kallsyms_current(const char *dir)
+{
+	char path[4096];
+	return dir && kallsyms_find_copy(&(struct ksources){ .buildid_dir = dir }, path, sizeof(path));
+}
+
 char *buildid_cache_lookup(const char *dir, const uint8_t *id, size_t len, const char *leaf)
 {
 	if (!dir || !len || len > BUILDID_MAX)

@@ -52,6 +52,9 @@ struct buildid_cache *buildid_cache_open(const char *dir, const struct buildid_c
  * skipped (limits, cache off), -errno when src cannot be read. */
 int buildid_cache_add(struct buildid_cache *c, const char *name, const char *src,
 		      const char *leaf, const uint8_t *id, size_t len, bool replace);
+/* Whether dir holds a kallsyms copy of the running kernel at its current
+ * addresses (same build-id and KASLR offset): no need to save it again. */
+bool buildid_cache_kallsyms_current(const char *dir);
 /* The path of an entry's file if it exists (malloc'd), else NULL. */
 char *buildid_cache_lookup(const char *dir, const uint8_t *id, size_t len, const char *leaf);
 void buildid_cache_close(struct buildid_cache *c, struct buildid_cache_stats *stats);
