@@ -27,12 +27,22 @@
 
 #define BUILD_ID_SIZE_MISC (1u << 15)	/* PERF_RECORD_MISC_BUILD_ID_SIZE */
 
-struct hit_map {
+/* A file mapped, with the build-id its MMAP2 record gave (or none):
+ * interned, as thousands of processes map the same few libraries. */
+struct hit_file {
 	char *name;
-	int pid;
 	uint8_t id[BUILDID_MAX];
 	uint8_t idlen;
+	bool used;		/* mapped by a sampled process */
+	int pid;		/* such a process, to read the file in its mount namespace */
+	uint32_t hnext;		/* hash chain: index + 1, 0 = end */
 };
+
+struct hit_map {
+	uint32_t pid, file;
+};
+
+#define FILE_BUCKETS 4096
 
 struct hit_module {
 	uint64_t start, end;
@@ -41,6 +51,9 @@ struct hit_module {
 };
 
 struct rec_hits {
+	struct hit_file *files;
+	size_t nfiles, capfiles;
+	uint32_t *buckets;	/* FILE_BUCKETS chain heads (index + 1) */
 	struct hit_map *maps;
 	size_t nmaps, capmaps;
 	struct { int pid, ppid; } *forks;
@@ -192,16 +205,40 @@ void rec_hits_record(struct recording *r, const void *rec, size_t size)
 	    !strncmp(name, "/memfd:", 7) || !strncmp(name, "/dev/", 5) ||
 	    !strncmp(name, "/SYSV", 5) || !strncmp(name, "/anon_hugepage", 14))
 		return;
-	ARRAY_GROW(h->maps, h->capmaps, h->nmaps + 1);
-	struct hit_map *hm = &h->maps[h->nmaps++];
-	memset(hm, 0, sizeof(*hm));
-	hm->name = xstrndup(name, nlen);
-	hm->pid = (int)m2->pid;
+	uint8_t id[BUILDID_MAX];
+	uint8_t idlen = 0;
 	if (hd->type == PERF_RECORD_MMAP2 && (hd->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
 	    m2->build_id_size && m2->build_id_size <= BUILDID_MAX) {
-		memcpy(hm->id, m2->build_id, m2->build_id_size);
-		hm->idlen = m2->build_id_size;
+		memcpy(id, m2->build_id, m2->build_id_size);
+		idlen = m2->build_id_size;
 	}
+	uint64_t hv = str_hash(name);	/* NUL-terminated: checked above */
+	for (size_t i = 0; i < idlen; i++)
+		hv = hash_u64(hv ^ id[i]);
+	if (!h->buckets)
+		h->buckets = xcalloc(FILE_BUCKETS, sizeof(*h->buckets));
+	uint32_t *head = &h->buckets[hv % FILE_BUCKETS], fi = *head;
+	while (fi) {
+		const struct hit_file *f = &h->files[fi - 1];
+		if (f->idlen == idlen && !memcmp(f->id, id, idlen) && !strncmp(f->name, name, nlen) &&
+		    !f->name[nlen])
+			break;
+		fi = f->hnext;
+	}
+	if (!fi) {
+		ARRAY_GROW(h->files, h->capfiles, h->nfiles + 1);
+		struct hit_file *f = &h->files[h->nfiles++];
+		memset(f, 0, sizeof(*f));
+		f->name = xstrndup(name, nlen);
+		memcpy(f->id, id, idlen);
+		f->idlen = idlen;
+		f->hnext = *head;
+		*head = fi = (uint32_t)h->nfiles;
+	}
+	if (h->nmaps && h->maps[h->nmaps - 1].pid == m2->pid && h->maps[h->nmaps - 1].file == fi - 1)
+		return;
+	ARRAY_GROW(h->maps, h->capmaps, h->nmaps + 1);
+	h->maps[h->nmaps++] = (struct hit_map){ m2->pid, fi - 1 };
 }
 
 /* One HEADER_BUILD_ID entry: {header (misc: cpumode | BUILD_ID_SIZE, size),
@@ -231,9 +268,10 @@ static void put_build_id(struct strbuf *b, uint16_t mode, const uint8_t *id, siz
 	free(pad);
 }
 
-static int cmp_map(const void *a, const void *b)
+static int cmp_file(const void *a, const void *b)
 {
-	const struct hit_map *x = a, *y = b;
+	const struct hit_file *x = *(const struct hit_file *const *)a;
+	const struct hit_file *y = *(const struct hit_file *const *)b;
 	int c = strcmp(x->name, y->name);
 	return c ? c : (int)y->idlen - (int)x->idlen;	/* with a build-id first */
 }
@@ -253,7 +291,7 @@ static void mark_ancestors(struct rec_hits *h)
 
 /* Where the file of a map can be read now: in its process's mount
  * namespace while it lives, else at its path; " (deleted)" dropped. */
-static char *readable_path(const struct hit_map *m, char *name)
+static char *readable_path(const struct hit_file *m, char *name)
 {
 	size_t l = strlen(name);
 	if (l > 10 && !strcmp(name + l - 10, " (deleted)"))
@@ -352,19 +390,23 @@ void rec_hits_finish(struct recording *r)
 		free(shown);
 	}
 	mark_ancestors(h);
-	size_t k = 0;
-	for (size_t i = 0; i < h->nmaps; i++) {	/* keep the sampled processes' maps */
-		if (pid_has(h, (uint32_t)h->maps[i].pid))
-			h->maps[k++] = h->maps[i];
-		else
-			free(h->maps[i].name);
+	for (size_t i = 0; i < h->nmaps; i++) {	/* the files of the sampled processes */
+		struct hit_file *f = &h->files[h->maps[i].file];
+		if (!f->used && pid_has(h, h->maps[i].pid)) {
+			f->used = true;
+			f->pid = (int)h->maps[i].pid;
+		}
 	}
-	h->nmaps = k;
-	qsort(h->maps, h->nmaps, sizeof(*h->maps), cmp_map);
-	for (size_t i = 0; i < h->nmaps; i++) {
-		struct hit_map *m = &h->maps[i];
-		if (i && !strcmp(m->name, h->maps[i - 1].name))
-			continue;
+	struct hit_file **used = xcalloc(h->nfiles + 1, sizeof(*used));
+	size_t nused = 0;
+	for (size_t i = 0; i < h->nfiles; i++)
+		if (h->files[i].used)
+			used[nused++] = &h->files[i];
+	qsort(used, nused, sizeof(*used), cmp_file);
+	for (size_t i = 0; i < nused; i++) {
+		struct hit_file *m = used[i];
+		if (i && !strcmp(m->name, used[i - 1]->name))
+			continue;	/* one entry per path: the one with a build-id */
 		char *name = xstrdup(m->name);
 		char *src = readable_path(m, name);
 		n = m->idlen;
@@ -380,6 +422,7 @@ void rec_hits_finish(struct recording *r)
 		free(src);
 		free(name);
 	}
+	free(used);
 	if (b.len)
 		pd_writer_add_feature(r->w, PD_FEAT_BUILD_ID, b.buf, b.len);
 	sb_free(&b);
@@ -397,8 +440,10 @@ void rec_hits_free(struct recording *r)
 	struct rec_hits *h = r->hits;
 	if (!h)
 		return;
-	for (size_t i = 0; i < h->nmaps; i++)
-		free(h->maps[i].name);
+	for (size_t i = 0; i < h->nfiles; i++)
+		free(h->files[i].name);
+	free(h->files);
+	free(h->buckets);
 	free(h->maps);
 	free(h->forks);
 	free(h->pids);
