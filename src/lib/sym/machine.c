@@ -154,6 +154,7 @@ struct machine {
 		size_t len;
 	} *hdr_bids;		/* from HEADER_BUILD_ID */
 	size_t nhdr_bids, caphdr_bids;
+	bool hdr_bids_sorted;
 	const char *s_unknown, *s_kernel;
 	char kernel_owner, unknown_owner;	/* addresses used as cache owners */
 };
@@ -385,6 +386,24 @@ static bool is_anon_name(const char *f)
 	       strncmp(f, "/SYSV", 5) == 0 || strncmp(f, "[anon", 5) == 0;
 }
 
+static int cmp_hdr_bid(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)((const struct hdr_bid *)a)->path;
+	uintptr_t y = (uintptr_t)((const struct hdr_bid *)b)->path;
+	return x < y ? -1 : x > y;
+}
+
+/* The HEADER_BUILD_ID entry of an interned path (sorted on first use). */
+static const struct hdr_bid *hdr_bid_find(struct machine *m, const char *path)
+{
+	if (!m->hdr_bids_sorted) {
+		qsort(m->hdr_bids, m->nhdr_bids, sizeof(*m->hdr_bids), cmp_hdr_bid);
+		m->hdr_bids_sorted = true;
+	}
+	struct hdr_bid key = { .path = path };
+	return bsearch(&key, m->hdr_bids, m->nhdr_bids, sizeof(*m->hdr_bids), cmp_hdr_bid);
+}
+
 static struct dso *dso_findnew(struct machine *m, const char *filename, const uint8_t *bid,
 			       size_t bidlen, int pid)
 {
@@ -415,13 +434,13 @@ static struct dso *dso_findnew(struct machine *m, const char *filename, const ui
 	if (bidlen > 20)
 		bidlen = 20;
 	const char *path = strtab_intern(m->strs, filename);
-	if (!bidlen && kind == DSO_ELF)
-		for (size_t i = 0; i < m->nhdr_bids; i++)
-			if (m->hdr_bids[i].path == path) {
-				bid = m->hdr_bids[i].id;
-				bidlen = m->hdr_bids[i].len;
-				break;
-			}
+	if (!bidlen && kind == DSO_ELF && m->nhdr_bids) {
+		const struct hdr_bid *hb = hdr_bid_find(m, path);
+		if (hb) {
+			bid = hb->id;
+			bidlen = hb->len;
+		}
+	}
 	uint64_t h = hash_u64((uintptr_t)path);
 	for (size_t i = 0; i < bidlen; i++)
 		h = hash_u64(h ^ bid[i]);
@@ -450,6 +469,7 @@ void machine_build_id(struct machine *m, const char *path, const uint8_t *build_
 		return;
 	ARRAY_GROW(m->hdr_bids, m->caphdr_bids, m->nhdr_bids + 1);
 	struct hdr_bid *b = &m->hdr_bids[m->nhdr_bids++];
+	m->hdr_bids_sorted = false;
 	b->path = strtab_intern(m->strs, path);
 	memcpy(b->id, build_id, len);
 	b->len = len;
