@@ -164,9 +164,10 @@ static const struct cli_opt record_opts[] = {
 		"tracing machinery, by symbol or by measured depth)", &o.stack_skip, 0, 127,
 		"a number of frames from 0 to 127"),
 	CLI_U64(0, "off-cpu-min-design", "N", NULL, &o.off_cpu_min_design, 0, 1, "0 or 1"),
-	CLI_FLAG('N', "no-buildid-cache", "do not copy the files hit into the build-id cache", &o.no_buildid_cache),
-	CLI_STR(0, "buildid-dir", "DIR", "build-id cache directory (default $PERF_BUILDID_DIR, else ~/.debug)",
-		&o.buildid_dir),
+	CLI_FLAG('N', "no-buildid-cache", "do not copy the files hit into the build-id cache",
+		 &o.no_buildid_cache),
+	CLI_STR(0, "buildid-dir", "DIR", "build-id cache directory (default $PERF_BUILDID_DIR,\n"
+		"else ~/.debug)", &o.buildid_dir),
 	CLI_CALL('k', "clockid", "CLOCK", "timestamps from CLOCK (monotonic, monotonic_raw, realtime,\n"
 		 "boottime, tai) instead of perf's clock", &o.clockid, parse_clockid),
 	CLI_END,

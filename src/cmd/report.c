@@ -108,7 +108,8 @@ static int parse_args(struct report *rp, int argc, char **argv)
 		CLI_STR(0, "event", "NAME", "only the samples of event NAME (e.g. offcpu-time); default: a\n"
 			"block per event in the text output, and with --folded on a\n"
 			"recording with off-CPU samples both in one picture (ns)", &rp->event),
-		CLI_FLAG(0, "header", "print the file's header and feature sections first (as perf)", &rp->header),
+		CLI_FLAG(0, "header", "print the file's header and feature sections first (as perf)",
+			 &rp->header),
 		CLI_FLAG(0, "header-only", "print the header and feature sections only", &rp->header_only),
 		CLI_FLAG('I', "show-info", "with --header: also the CPU/NUMA/memory topology and caches",
 			 &rp->show_info),
@@ -201,7 +202,8 @@ static int report_pass(struct report *rp, const struct hist_opts *ho, bool callg
 		return -1;
 	}
 	struct profile_opts po = { .hist = *ho, .no_demangle = rp->no_demangle, .kallsyms = rp->kallsyms,
-				   .buildid_dir = rp->buildid_dir, .name = rp->input, .only_event = idx == SIZE_MAX ? NULL : pd_event_at(f, idx) };
+				   .buildid_dir = rp->buildid_dir, .name = rp->input,
+				   .only_event = idx == SIZE_MAX ? NULL : pd_event_at(f, idx) };
 	if (profile_build(&rp->p, f, &po) < 0 || report_write(rp, callgraph, ho->callgraph_limit) < 0)
 		goto out;
 	if (first && rp->p.malformed)
@@ -242,7 +244,8 @@ static int report_flame_combined(struct report *rp, const struct hist_opts *ho, 
 			goto out;
 		}
 		struct profile_opts po = { .hist = *ho, .no_demangle = rp->no_demangle, .kallsyms = rp->kallsyms,
-					   .buildid_dir = rp->buildid_dir, .name = rp->input, .only_event = pd_event_at(f[built], idx[built]) };
+					   .buildid_dir = rp->buildid_dir, .name = rp->input,
+					   .only_event = pd_event_at(f[built], idx[built]) };
 		if (profile_build(&p[built], f[built], &po) < 0) {
 			profile_free(&p[built]);
 			pd_close(f[built]);

@@ -101,3 +101,10 @@ if [ -r /proc/modules ] && [ -s /proc/modules ]; then
   echo "note: modules are loaded; a module is listed only when a sample hit it"
 fi
 ok "perf buildid-list: kernel $kbid, $DEMO $demo_bid"
+
+# Bad values: usage errors (exit 2) naming the option.
+"$BPFPERF" record -k sundial -o bad.data -- true >/dev/null 2>bad.err; rc=$?
+[ $rc = 2 ] && grep -q "invalid --clockid 'sundial': expected a clock" bad.err || { cat bad.err; fail "-k sundial: exit $rc"; }
+"$BPFPERF" --buildid-dir >/dev/null 2>bad.err; rc=$?
+[ $rc = 2 ] && grep -q "buildid-dir needs a directory" bad.err || { cat bad.err; fail "--buildid-dir without DIR: exit $rc"; }
+ok "bad -k and --buildid-dir values"

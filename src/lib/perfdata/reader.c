@@ -444,7 +444,8 @@ const struct pd_event *pd_event_at(const struct pd_file *f, size_t i) { return &
 bool pd_is_pipe(const struct pd_file *f) { return f->pipe; }
 uint64_t pd_data_size(const struct pd_file *f) { return f->data_size; }
 
-void pd_layout(const struct pd_file *f, uint64_t *data_off, uint64_t *data_size, uint64_t *feat_off)
+void pd_layout(const struct pd_file *f, uint64_t *data_off, uint64_t *data_size,
+	       uint64_t *feat_off)
 {
 	*data_off = f->data_off;
 	*data_size = f->data_size;

@@ -62,7 +62,8 @@ static void add_cpu_ids(struct pd_writer *w)
 	char *ci = read_file("/proc/cpuinfo", NULL);
 	if (!ci)
 		return;
-	static const char *const desc_keys[] = { "model name", "Processor", "cpu model", "cpu" };
+	static const char *const desc_keys[] = { "model name", "Processor", "cpu model", "cpu",
+						 "CPU part" };
 	char *desc = NULL;
 	for (size_t i = 0; i < sizeof(desc_keys) / sizeof(desc_keys[0]) && !desc; i++)
 		desc = cpuinfo_value(ci, desc_keys[i]);

@@ -742,7 +742,8 @@ static void load_kallsyms(struct machine *m)
 	/* The running kernel's symbols: perf's build-id cache copy when it is
 	 * current (as cheap to read as a file), else /proc/kallsyms. */
 	char copy[4096];
-	if (!m->kallsyms_given && kallsyms_find_copy(&(struct ksources){ .buildid_dir = m->buildid_dir }, copy, sizeof(copy))) {
+	const struct ksources src = { .buildid_dir = m->buildid_dir };
+	if (!m->kallsyms_given && kallsyms_find_copy(&src, copy, sizeof(copy))) {
 		long n = kallsyms_load_copy(copy, m->opts.modules, m->strs, &m->ksyms);
 		if (n > 0) {
 			pr_debug("%ld kernel text symbols from %s (the running kernel's, saved by "
