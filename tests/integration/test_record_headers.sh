@@ -24,12 +24,12 @@ perf report --header-only -I -i ours.data > ours.hdr 2>&1 || { cat ours.hdr; fai
 for label in "hostname :" "os release :" "arch :" "nrcpus online :" "nrcpus avail :" "cpudesc :" \
              "cpuid :" "total memory :" "cmdline :" "sibling sockets :" "sibling threads :" "CPU 0:" \
              "node0 meminfo" "node0 cpu list :" "time of first sample :" "time of last sample :" \
-             "sample duration :" "memory nodes"; do
+             "sample duration :" "memory nodes" "pmu mappings:" "CPU cache info:" "  L1 "; do
   grep -q "^# $label" perf.hdr || continue	# not on this machine
   grep -q "^# $label" ours.hdr || { cat ours.hdr; fail "perf shows no '$label' for our file"; }
 done
 for f in BUILD_ID HOSTNAME OSRELEASE ARCH NRCPUS CPUDESC CPUID TOTAL_MEM CMDLINE CPU_TOPOLOGY \
-         NUMA_TOPOLOGY SAMPLE_TIME; do
+         NUMA_TOPOLOGY SAMPLE_TIME PMU_MAPPINGS CACHE; do
   grep "^# missing features:" ours.hdr | grep -qw "$f" && fail "perf finds no $f in our file"
 done
 grep -q "^# cmdline : $BPFPERF record -e cpu-clock" ours.hdr ||

@@ -306,6 +306,136 @@ static void add_mem_topology(struct pd_writer *w)
 	sb_free(&body);
 }
 
+/* PMU_MAPPINGS: each PMU's perf_event_attr type and name, in directory
+ * order (as perf lists them). */
+static void add_pmu_mappings(struct pd_writer *w)
+{
+	DIR *d = opendir("/sys/bus/event_source/devices");
+	if (!d)
+		return;
+	struct strbuf body = { 0 };
+	uint32_t n = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		char path[512];
+		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", de->d_name);
+		char *t = read_file(path, NULL);
+		if (!t)
+			continue;
+		pd_feat_put_u32(&body, (uint32_t)strtoul(t, NULL, 10));
+		pd_feat_put_string(&body, de->d_name);
+		free(t);
+		n++;
+	}
+	closedir(d);
+	struct strbuf b = { 0 };
+	pd_feat_put_u32(&b, n);
+	sb_append_len(&b, body.buf ? body.buf : "", body.len);
+	pd_writer_add_feature(w, PD_FEAT_PMU_MAPPINGS, b.buf, b.len);
+	sb_free(&b);
+	sb_free(&body);
+}
+
+struct cache_level {
+	uint32_t level, line_size, sets, ways;
+	char *type, *size, *map;
+};
+
+static int cmp_cache_level(const void *a, const void *b)
+{
+	const struct cache_level *x = a, *y = b;
+	return x->level < y->level ? -1 : x->level > y->level;
+}
+
+#define CACHE_DIR "/sys/devices/system/cpu/cpu%d/cache/index%d/"
+
+/* CACHE: the distinct caches of the online CPUs (level, line size, sets,
+ * ways, type, size, the CPUs sharing it), ordered by level. */
+static void add_caches(struct pd_writer *w)
+{
+	int ncpu = cpu_count_possible();
+	bool *on = cpu_online_mask();
+	struct cache_level *c = NULL;
+	size_t n = 0, cap = 0;
+	for (int cpu = 0; cpu < ncpu; cpu++) {
+		for (int idx = 0; on[cpu] && idx < 10; idx++) {
+			char base[128], path[192];
+			snprintf(base, sizeof(base), CACHE_DIR, cpu, idx);
+			struct cache_level l = { 0 };
+			char *v[7];
+			static const char *const files[7] = { "level", "coherency_line_size",
+							      "number_of_sets", "ways_of_associativity",
+							      "type", "size", "shared_cpu_list" };
+			bool ok = true;
+			for (int k = 0; k < 7; k++) {
+				snprintf(path, sizeof(path), "%s%s", base, files[k]);
+				v[k] = read_file(path, NULL);
+				if (v[k])
+					v[k][strcspn(v[k], "\n")] = '\0';
+				ok &= v[k] != NULL;
+			}
+			if (ok) {
+				l.level = (uint32_t)atoi(v[0]);
+				l.line_size = (uint32_t)atoi(v[1]);
+				l.sets = (uint32_t)atoi(v[2]);
+				l.ways = (uint32_t)atoi(v[3]);
+				l.type = v[4];
+				l.size = v[5];
+				l.map = v[6];
+				v[4] = v[5] = v[6] = NULL;
+				bool dup = false;
+				for (size_t i = 0; i < n && !dup; i++)
+					dup = c[i].level == l.level && c[i].line_size == l.line_size &&
+					      c[i].sets == l.sets && c[i].ways == l.ways &&
+					      !strcmp(c[i].type, l.type) && !strcmp(c[i].size, l.size) &&
+					      !strcmp(c[i].map, l.map);
+				if (dup) {
+					free(l.type);
+					free(l.size);
+					free(l.map);
+				} else {
+					ARRAY_GROW(c, cap, n + 1);
+					c[n++] = l;
+				}
+			}
+			for (int k = 0; k < 7; k++)
+				free(v[k]);
+			if (!ok)
+				break;
+		}
+	}
+	free(on);
+	if (!n)
+		return;
+	/* stable: caches of one level stay in the order found, as perf lists them */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && cmp_cache_level(&c[j - 1], &c[j]) > 0; j--) {
+			struct cache_level t = c[j];
+			c[j] = c[j - 1];
+			c[j - 1] = t;
+		}
+	struct strbuf b = { 0 };
+	pd_feat_put_u32(&b, 1);
+	pd_feat_put_u32(&b, (uint32_t)n);
+	for (size_t i = 0; i < n; i++) {
+		pd_feat_put_u32(&b, c[i].level);
+		pd_feat_put_u32(&b, c[i].line_size);
+		pd_feat_put_u32(&b, c[i].sets);
+		pd_feat_put_u32(&b, c[i].ways);
+		pd_feat_put_string(&b, c[i].type);
+		pd_feat_put_string(&b, c[i].size);
+		pd_feat_put_string(&b, c[i].map);
+		free(c[i].type);
+		free(c[i].size);
+		free(c[i].map);
+	}
+	free(c);
+	pd_writer_add_feature(w, PD_FEAT_CACHE, b.buf, b.len);
+	sb_free(&b);
+}
+
 /* CLOCKID (the clock's resolution in ns) and CLOCK_DATA (version 1, the
  * clock id, then the time of day and the clock's time read together), which
  * perf writes when the events use another clock than its own. */
@@ -392,6 +522,8 @@ void rec_add_features(struct recording *r)
 	add_cpu_topology(r->w);
 	add_numa_topology(r->w);
 	add_mem_topology(r->w);
+	add_pmu_mappings(r->w);
+	add_caches(r->w);
 	if (r->opts.use_clockid)
 		add_clock(r->w, r->opts.clockid);
 	add_tracing_data(r, &b);
