@@ -16,7 +16,11 @@ cd "$TMP"
 
 "$BPFPERF" record -e cpu-clock -o ours.data -- "$DEMO" 1 >/dev/null 2>rec.err ||
   { cat rec.err; fail "bpfperf record"; }
-perf record -e cpu-clock -o perf.data -- "$DEMO" 1 >/dev/null 2>&1 || skip "perf record does not work here"
+# --no-bpf-event: perf 6.1 aborts (stack smashing in build-id code) on the
+# program info of some BPF programs other tools may have loaded meanwhile;
+# the BPF sections are not what this test compares.
+perf record --no-bpf-event -e cpu-clock -o perf.data -- "$DEMO" 1 >/dev/null 2>perf.err ||
+  { cat perf.err; skip "perf record does not work here"; }
 perf report --header-only -I -i perf.data > perf.hdr 2>&1 || fail "perf --header-only on perf's file"
 perf report --header-only -I -i ours.data > ours.hdr 2>&1 || { cat ours.hdr; fail "perf --header-only on our file"; }
 
