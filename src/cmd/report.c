@@ -134,6 +134,11 @@ static int parse_args(struct report *rp, int argc, char **argv)
 		pr_err("choose one of --json, --folded and --flamegraph");
 		return CLI_USAGE_ERROR;
 	}
+	if (rp->header && (rp->json || rp->folded) && !rp->output) {
+		pr_err("--header prints text before the report: not with --json or --folded on "
+		       "standard output; use --header-only, or -o FILE for the report");
+		return CLI_USAGE_ERROR;
+	}
 	return CLI_OK;
 }
 

@@ -111,4 +111,6 @@ ok "perf buildid-list: kernel $kbid, $DEMO $demo_bid"
 [ $rc = 2 ] && grep -q "invalid --clockid 'sundial': expected a clock" bad.err || { cat bad.err; fail "-k sundial: exit $rc"; }
 "$BPFPERF" --buildid-dir >/dev/null 2>bad.err; rc=$?
 [ $rc = 2 ] && grep -q "buildid-dir needs a directory" bad.err || { cat bad.err; fail "--buildid-dir without DIR: exit $rc"; }
-ok "bad -k and --buildid-dir values"
+"$BPFPERF" report --header --json -i ours.data >/dev/null 2>bad.err; rc=$?
+[ $rc = 2 ] && grep -q "not with --json or --folded" bad.err || { cat bad.err; fail "--header --json: exit $rc"; }
+ok "bad -k and --buildid-dir values, --header with --json"

@@ -417,7 +417,11 @@ void rec_hits_finish(struct recording *r)
 		if (n) {
 			put_build_id(&b, PERF_RECORD_MISC_USER, id, n, name);
 			nentries++;
-			buildid_cache_add(c, name, src, "elf", id, n, false);
+			/* a file replaced since its mmap is not saved as the old build-id */
+			uint8_t now[BUILDID_MAX];
+			if (c && (!m->idlen || (buildid_of_file(src, now, sizeof(now)) == n &&
+					       !memcmp(now, id, n))))
+				buildid_cache_add(c, name, src, "elf", id, n, false);
 		}
 		free(src);
 		free(name);
