@@ -350,7 +350,7 @@ static void print_mem_topology(FILE *o, const struct pd_file *f)
 		uint64_t node = get_u64(&c);
 		get_u64(&c);	/* size in blocks */
 		uint64_t bits = get_u64(&c);
-		if (c.bad || bits > (c.len - c.pos) * 8)
+		if (c.bad || bits > (uint64_t)1 << 32 || (bits + 63) / 64 * 8 > c.len - c.pos)
 			return;
 		struct strbuf map = { 0 };
 		uint64_t weight = 0;
