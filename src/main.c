@@ -26,7 +26,7 @@ static const struct command commands[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: bpfperf [-v...] [--version] [--help] COMMAND [ARGS]\n\n"
+	fprintf(f, "usage: bpfperf [-v...] [--version] [--help] [--buildid-dir DIR] COMMAND [ARGS]\n\n"
 		   "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
@@ -52,6 +52,15 @@ int main(int argc, char **argv)
 			verbose += (int)strlen(a + 1);
 		} else if (!strcmp(a, "--verbose")) {
 			verbose++;
+		} else if (!strcmp(a, "--buildid-dir") || !strncmp(a, "--buildid-dir=", 14)) {
+			/* as perf: the build-id cache of every command (PERF_BUILDID_DIR) */
+			const char *dir = a[13] == '=' ? a + 14 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!dir || !*dir) {
+				log_set_verbosity(verbose);
+				pr_err("--buildid-dir needs a directory; see 'bpfperf --help'");
+				return 2;
+			}
+			setenv("PERF_BUILDID_DIR", dir, 1);
 		} else {
 			log_set_verbosity(verbose);
 			pr_err("unknown option '%s'; see 'bpfperf --help'", a);

@@ -20,7 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_EVENTS 16
@@ -45,7 +47,34 @@ struct record_cli {
 	uint64_t off_cpu_thresh_ms;	/* UINT64_MAX: unset */
 	uint64_t stack_skip;		/* UINT64_MAX: automatic */
 	uint64_t off_cpu_min_design;	/* testing */
+	bool no_buildid_cache;		/* -N */
+	const char *buildid_dir;
+	int clockid;			/* -k; -1: perf's default clock */
 };
+
+/* -k: perf's clock names (and a number). */
+static const char *parse_clockid(const char *arg, void *dst)
+{
+	static const struct { const char *name; int id; } clocks[] = {
+		{ "monotonic", CLOCK_MONOTONIC }, { "mono", CLOCK_MONOTONIC },
+		{ "monotonic_raw", CLOCK_MONOTONIC_RAW }, { "raw", CLOCK_MONOTONIC_RAW },
+		{ "realtime", CLOCK_REALTIME }, { "real", CLOCK_REALTIME },
+		{ "boottime", CLOCK_BOOTTIME }, { "boot", CLOCK_BOOTTIME },
+		{ "tai", CLOCK_TAI },
+	};
+	const char *a = !strncasecmp(arg, "CLOCK_", 6) ? arg + 6 : arg;
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
+		if (!strcasecmp(a, clocks[i].name)) {
+			*(int *)dst = clocks[i].id;
+			return NULL;
+		}
+	uint64_t v;
+	if (parse_u64(arg, &v) && v < 64) {
+		*(int *)dst = (int)v;
+		return NULL;
+	}
+	return "a clock: monotonic, monotonic_raw, realtime, boottime, tai (or mono, raw, real, boot)";
+}
 
 /* -F HZ or -F max (the kernel's perf_event_max_sample_rate). */
 static const char *parse_freq(const char *arg, void *dst)
@@ -137,6 +166,12 @@ static const struct cli_opt record_opts[] = {
 		"tracing machinery, by symbol or by measured depth)", &o.stack_skip, 0, 127,
 		"a number of frames from 0 to 127"),
 	CLI_U64(0, "off-cpu-min-design", "N", NULL, &o.off_cpu_min_design, 0, 1, "0 or 1"),
+	CLI_FLAG('N', "no-buildid-cache", "do not copy the files hit into the build-id cache",
+		 &o.no_buildid_cache),
+	CLI_STR(0, "buildid-dir", "DIR", "build-id cache directory (default $PERF_BUILDID_DIR,\n"
+		"else ~/.debug)", &o.buildid_dir),
+	CLI_CALL('k', "clockid", "CLOCK", "timestamps from CLOCK (monotonic, monotonic_raw, realtime,\n"
+		 "boottime, tai) instead of perf's clock", &o.clockid, parse_clockid),
 	CLI_END,
 };
 
@@ -336,6 +371,7 @@ int cmd_record(int argc, char **argv)
 	o.output = "perf.data";
 	o.pages = RECORDING_DEFAULT_PAGES;
 	o.off_cpu_thresh_ms = o.stack_skip = UINT64_MAX;
+	o.clockid = -1;
 	int rc = cli_parse(&record_cmd, argc, argv, &args);
 	if (rc != CLI_OK)
 		return cli_exit(rc);
@@ -389,6 +425,10 @@ int cmd_record(int argc, char **argv)
 		.inherit = o.target.nr_tids == 0,
 		.workload_pid = wl.pid,
 		.output = o.output,
+		.buildid_dir = o.buildid_dir,
+		.no_buildid_cache = o.no_buildid_cache,
+		.use_clockid = o.clockid >= 0,
+		.clockid = o.clockid,
 		.cmdline_argc = argc,
 		.cmdline_argv = argv,
 	};

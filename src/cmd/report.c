@@ -7,6 +7,7 @@
 #include "hist/profile.h"
 #include "log.h"
 #include "out/ofile.h"
+#include "out/header.h"
 #include "out/out.h"
 #include "perfdata/decode.h"
 #include "perfdata/reader.h"
@@ -35,6 +36,8 @@ struct report {
 	const char *event;	/* --event: only this event's samples */
 	bool force;		/* -f: read a file another user owns */
 	FILE *out;		/* -o FILE or standard output, opened once for every pass */
+	bool header, header_only, show_info;
+	const char *buildid_dir;
 	struct profile p;
 	struct out_folded_opts folded_opts;
 };
@@ -112,6 +115,13 @@ static int parse_args(struct report *rp, int argc, char **argv)
 			"recording with off-CPU samples both in one picture (ns)", &rp->event),
 		CLI_FLAG('f', "force", "read FILE even when another user owns it (as perf, refused by\n"
 			 "default: its contents are not trusted)", &rp->force),
+		CLI_FLAG(0, "header", "print the file's header and feature sections first (as perf)",
+			 &rp->header),
+		CLI_FLAG(0, "header-only", "print the header and feature sections only", &rp->header_only),
+		CLI_FLAG('I', "show-info", "with --header: also the CPU/NUMA/memory topology and caches",
+			 &rp->show_info),
+		CLI_STR(0, "buildid-dir", "DIR", "build-id cache: files recorded are looked up there first by\n"
+			"build-id (default $PERF_BUILDID_DIR, else ~/.debug)", &rp->buildid_dir),
 		CLI_FLAG(0, "stdio", "accepted for perf compatibility (text is the default)", &stdio_ignored),
 		CLI_END,
 	};
@@ -130,6 +140,11 @@ static int parse_args(struct report *rp, int argc, char **argv)
 	cli_args_free(&args);
 	if (rp->json + rp->folded + (rp->flamegraph != NULL) > 1) {
 		pr_err("choose one of --json, --folded and --flamegraph");
+		return CLI_USAGE_ERROR;
+	}
+	if (rp->header && (rp->json || rp->folded) && !rp->output) {
+		pr_err("--header prints text before the report: not with --json or --folded on "
+		       "standard output; use --header-only, or -o FILE for the report");
 		return CLI_USAGE_ERROR;
 	}
 	return CLI_OK;
@@ -270,7 +285,8 @@ static int report_pass(struct report *rp, const struct hist_opts *ho, bool callg
 	if (!f)
 		return -1;
 	struct profile_opts po = { .hist = *ho, .no_demangle = rp->no_demangle, .kallsyms = rp->kallsyms,
-				   .name = rp->input, .only_event = idx == SIZE_MAX ? NULL : pd_event_at(f, idx) };
+				   .buildid_dir = rp->buildid_dir, .name = rp->input,
+				   .only_event = idx == SIZE_MAX ? NULL : pd_event_at(f, idx) };
 	if (profile_build(&rp->p, f, &po) < 0 || report_write(rp, callgraph, ho->callgraph_limit) < 0)
 		goto out;
 	if (rp->p.samples == 0 && !rp->p.filtered && !rp->p.lost)
@@ -313,7 +329,8 @@ static int report_multi(struct report *rp, const struct hist_opts *ho, const siz
 		if (!f[built])
 			goto out;
 		struct profile_opts po = { .hist = *ho, .no_demangle = rp->no_demangle, .kallsyms = rp->kallsyms,
-					   .name = rp->input, .only_event = pd_event_at(f[built], idx[built]) };
+					   .buildid_dir = rp->buildid_dir, .name = rp->input,
+					   .only_event = pd_event_at(f[built], idx[built]) };
 		if (profile_build(&p[built], f[built], &po) < 0) {
 			profile_free(&p[built]);
 			pd_close(f[built]);
@@ -391,6 +408,23 @@ static int report_input(struct report *rp, struct hist_opts *ho)
 	struct pd_file *f = open_input(rp, true);
 	if (!f)
 		return 1;
+	struct ofile *of = NULL;
+	if (!rp->flamegraph || rp->header_only) {
+		if (ofile_open(rp->output ? rp->output : "-", OFILE_SHARED, 0, &of) < 0) {
+			pd_close(f);
+			return 1;
+		}
+		rp->out = ofile_stream(of);
+	}
+	if (rp->header || rp->header_only) {
+		int r = out_header(rp->out ? rp->out : stdout, f, rp->input, rp->show_info);
+		if (r < 0 || rp->header_only) {
+			pd_close(f);
+			if (r < 0 && !(rp->out && ferror(rp->out)))
+				pr_err("cannot print the header of %s", rp->input);
+			return ofile_close(of) < 0 || r < 0 ? 1 : 0;	/* a write error: named at close */
+		}
+	}
 	bool has_callchain = false;
 	for (size_t i = 0; i < pd_nr_events(f); i++)
 		if (pd_event_at(f, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
@@ -410,6 +444,7 @@ static int report_input(struct report *rp, struct hist_opts *ho)
 	size_t idx[64], n;
 	if (pick_events(rp, f, text, idx, &n) < 0) {
 		pd_close(f);
+		ofile_abort(of);
 		return 2;
 	}
 	bool combined = (rp->folded || rp->flamegraph) && n > 1;
@@ -417,12 +452,6 @@ static int report_input(struct report *rp, struct hist_opts *ho)
 	for (size_t i = 0; i < n; i++)
 		off_cpu[i] = !strcmp(pd_event_at(f, idx[i])->name, OFF_CPU_EVENT_NAME);
 	pd_close(f);	/* each pass opens it again */
-	struct ofile *of = NULL;
-	if (!rp->flamegraph) {
-		if (ofile_open(rp->output ? rp->output : "-", OFILE_SHARED, 0, &of) < 0)
-			return 1;
-		rp->out = ofile_stream(of);
-	}
 	if (n == 0) {
 		ret = report_pass(rp, ho, callgraph, SIZE_MAX, true) < 0;
 	} else if ((combined && rp->flamegraph) || (rp->json && n > 1)) {

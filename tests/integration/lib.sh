@@ -8,6 +8,9 @@ set -u
 DEMO="$BUILD/demo/bpfperf-demo"
 TMP=$(mktemp -d /tmp/bpfperf-test.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
+# record copies the files it hit into the build-id cache: a private one per
+# test (perf reads PERF_BUILDID_DIR too), never the real ~/.debug.
+export PERF_BUILDID_DIR="$TMP/buildid-cache"
 
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }

@@ -15,6 +15,7 @@
 #include "log.h"
 #include "perfdata/bpf_info.h"
 #include "perfdata/reader.h"
+#include "out/header.h"
 #include "perfdata/writer.h"
 #include "util.h"
 
@@ -484,6 +485,133 @@ static void test_bpf_prog_info_encoding(void **state)
 	sb_free(&b);
 }
 
+
+/* out_header: perf's lines for the sections written, and no read past a
+ * section whatever its bytes (every section cut short and filled with
+ * garbage; ASan builds check the reads). */
+static void write_header_file(const uint8_t *junk, size_t junk_len)
+{
+	int err = 0;
+	snprintf(path, sizeof(path), "/tmp/bpfperf-test-pd-%d.data", getpid());
+	unlink(path);
+	struct pd_writer *w = pd_writer_create(path, &err);
+	assert_non_null(w);
+	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_CPU_CLOCK, .sample_type = ST,
+				     .sample_id_all = 1, .freq = 1, .sample_freq = 4000 };
+	uint64_t ids[] = { 7, 8 };
+	pd_writer_add_attr(w, &a, "cpu-clock", ids, 2);
+	assert_int_equal(pd_writer_begin(w), 0);
+	struct strbuf b = { 0 };
+	comm(&b, 42, "w", 0, 7);	/* a data section of size 0 would mean a killed writer */
+	assert_int_equal(pd_writer_write(w, b.buf, b.len), 0);
+	sb_reset(&b);
+	if (junk) {
+		for (int f = 1; f < PD_FEAT_LAST_61; f++)
+			pd_writer_add_feature(w, (enum pd_feature)f, junk, junk_len);
+	} else {
+		pd_feat_put_u32(&b, 2);
+		pd_feat_put_u32(&b, 2);
+		pd_writer_add_feature(w, PD_FEAT_NRCPUS, b.buf, b.len);
+		sb_reset(&b);
+		pd_feat_put_u32(&b, 2);
+		pd_feat_put_string(&b, "/usr/bin/perf");
+		pd_feat_put_string(&b, "record");
+		pd_writer_add_feature(w, PD_FEAT_CMDLINE, b.buf, b.len);
+		sb_reset(&b);
+		pd_feat_put_u32(&b, 1);		/* sockets */
+		pd_feat_put_string(&b, "0-1");
+		pd_feat_put_u32(&b, 2);		/* threads */
+		pd_feat_put_string(&b, "0");
+		pd_feat_put_string(&b, "1");
+		for (uint32_t c = 0; c < 2; c++) {
+			pd_feat_put_u32(&b, c);	/* core */
+			pd_feat_put_u32(&b, 0);	/* socket */
+		}
+		pd_feat_put_u32(&b, 1);		/* dies */
+		pd_feat_put_string(&b, "0-1");
+		pd_feat_put_u32(&b, 0);
+		pd_feat_put_u32(&b, 0);
+		pd_writer_add_feature(w, PD_FEAT_CPU_TOPOLOGY, b.buf, b.len);
+		sb_reset(&b);
+		pd_feat_put_u64(&b, 363407496000ull);
+		pd_feat_put_u64(&b, 363408241000ull);
+		pd_writer_add_feature(w, PD_FEAT_SAMPLE_TIME, b.buf, b.len);
+		sb_reset(&b);
+		pd_feat_put_u64(&b, 1);		/* version */
+		pd_feat_put_u64(&b, 0x8000000);
+		pd_feat_put_u64(&b, 1);
+		pd_feat_put_u64(&b, 0);		/* node */
+		pd_feat_put_u64(&b, 200);	/* blocks */
+		pd_feat_put_u64(&b, 200);	/* bits */
+		uint64_t words[4] = { 0xffffffull | (0xffffffffull << 32), ~0ull, ~0ull, 0xff };
+		for (int i = 0; i < 4; i++)
+			pd_feat_put_u64(&b, words[i]);
+		pd_writer_add_feature(w, PD_FEAT_MEM_TOPOLOGY, b.buf, b.len);
+		sb_reset(&b);
+		pd_feat_put_u32(&b, 1);
+		pd_feat_put_u32(&b, 1);		/* monotonic */
+		pd_feat_put_u64(&b, 1795620478453858000ull);
+		pd_feat_put_u64(&b, 376647719303ull);
+		pd_writer_add_feature(w, PD_FEAT_CLOCK_DATA, b.buf, b.len);
+	}
+	assert_int_equal(pd_writer_finish(w), 0);
+	pd_writer_free(w);
+	sb_free(&b);
+}
+
+static char *header_text(bool full)
+{
+	char err[512];
+	struct pd_file *f = pd_open(path, err, sizeof(err));
+	assert_non_null(f);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *o = open_memstream(&text, &len);
+	assert_int_equal(out_header(o, f, path, full), 0);
+	fclose(o);
+	pd_close(f);
+	return text;
+}
+
+static void test_header_print(void **state)
+{
+	(void)state;
+	write_header_file(NULL, 0);
+	char *t = header_text(false);
+	assert_non_null(strstr(t, "# nrcpus online : 2\n# nrcpus avail : 2\n"));
+	assert_non_null(strstr(t, "# cmdline : /usr/bin/perf record \n"));
+	assert_non_null(strstr(t, "# event : name = cpu-clock, , id = { 7, 8 }, type = 1, size = 128"));
+	assert_non_null(strstr(t, "# CPU_TOPOLOGY info available, use -I to display\n"));
+	assert_non_null(strstr(t, "# time of first sample : 363.407496\n"
+				  "# time of last sample : 363.408241\n"
+				  "# sample duration :      0.745 ms\n"));
+	assert_non_null(strstr(t, "# missing features: TRACING_DATA BUILD_ID HOSTNAME"));
+	free(t);
+	t = header_text(true);
+	assert_non_null(strstr(t, "# sibling sockets : 0-1\n# sibling dies    : 0-1\n"
+				  "# sibling threads : 0\n# sibling threads : 1\n"
+				  "# CPU 0: Core ID 0, Die ID 0, Socket ID 0\n"
+				  "# CPU 1: Core ID 1, Die ID 0, Socket ID 0\n"));
+	assert_non_null(strstr(t, "# memory nodes (nr 1, block size 0x8000000):\n"
+				  "#    0 [24G]: 0-23,32-199\n"));
+	assert_non_null(strstr(t, "# clockid: monotonic (1)\n"));
+	assert_non_null(strstr(t, "= 1795620478.453858 (TOD) = 376.647719303 (monotonic)\n"));
+	free(t);
+
+	/* Garbage in every section, of every length up to 80 bytes. */
+	uint8_t junk[80];
+	for (size_t len = 1; len <= sizeof(junk); len += 7) {
+		for (size_t i = 0; i < len; i++)
+			junk[i] = (uint8_t)(i * 37 + len);
+		if (len > 8)
+			memset(junk, 0xff, 4);	/* huge counts */
+		write_header_file(junk, len);
+		free(header_text(true));
+	}
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -494,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_and_corrupt),
 		cmocka_unit_test(test_inflated_sideband_records),
 		cmocka_unit_test(test_bpf_prog_info_encoding),
+		cmocka_unit_test(test_header_print),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sym/buildid.h"
 #include "sym/machine.h"
 #include "sym/sym_int.h"
 #include "util.h"
@@ -418,6 +419,58 @@ static void feed_self_maps(struct machine *m, int pid, char *exe_path, size_t ex
 	fclose(f);
 }
 
+/* A file gone since the recording: HEADER_BUILD_ID gives its build-id (its
+ * map has none) and the build-id cache has its copy, under perf's layout. */
+static void test_buildid_cache_copy(void **state)
+{
+	(void)state;
+	char exe[4096] = "";
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	assert_true(n > 0);
+	exe[n] = '\0';
+	uint8_t id[20];
+	size_t idlen = buildid_of_file(exe, id, sizeof(id));
+	if (!idlen)
+		skip();	/* linked without a build-id */
+	char dir[] = "/tmp/bpfperf-test-bidcache-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	struct buildid_cache *c = buildid_cache_open(dir, NULL);
+	assert_int_equal(buildid_cache_add(c, "/gone/prog", exe, "elf", id, idlen, false), 0);
+	buildid_cache_close(c, NULL);
+
+	struct machine_opts mo = { .buildid_dir = dir };
+	struct machine *m = machine_new(&mo);
+	machine_build_id(m, "/gone/prog", id, idlen);
+	int pid = getpid();
+	char mapped[4096] = "";
+	uint64_t s = 0, e = 0, off = 0;
+	struct machine *probe = machine_new(NULL);	/* where this binary's text is */
+	feed_self_maps(probe, pid, mapped, sizeof(mapped), &s, &e, &off);
+	machine_free(probe);
+	machine_mmap(m, 4243, 4243, s, e - s, off, "/gone/prog", NULL, 0, PROT_READ | PROT_EXEC, false);
+	struct resolved r;
+	uintptr_t fn = (uintptr_t)&test_sym_target_function;
+	machine_resolve(m, 4243, 4243, fn + 4, AS_USER, &r);
+	assert_true(r.found);
+	assert_string_equal(r.sym, "test_sym_target_function");
+	assert_string_equal(r.dso, "prog");
+	machine_free(m);
+
+	/* Without the cache, the file is gone: no symbol. */
+	char empty[] = "/tmp/bpfperf-test-bidcache-XXXXXX";
+	assert_non_null(mkdtemp(empty));
+	mo.buildid_dir = empty;
+	m = machine_new(&mo);
+	machine_build_id(m, "/gone/prog", id, idlen);
+	machine_mmap(m, 4243, 4243, s, e - s, off, "/gone/prog", NULL, 0, PROT_READ | PROT_EXEC, false);
+	machine_resolve(m, 4243, 4243, fn + 4, AS_USER, &r);
+	assert_false(r.found);
+	machine_free(m);
+	char *cmd = xasprintf("rm -rf '%s' '%s'", dir, empty);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
 static void test_user_self(void **state)
 {
 	(void)state;
@@ -702,6 +755,7 @@ int main(void)
 		cmocka_unit_test(test_kallsyms_copy),
 		cmocka_unit_test(test_bpf_ksymbol),
 		cmocka_unit_test(test_user_self),
+		cmocka_unit_test(test_buildid_cache_copy),
 		cmocka_unit_test(test_unresolved),
 		cmocka_unit_test(test_demangle_perfmap),
 		cmocka_unit_test(test_threads),

@@ -178,6 +178,15 @@ static int on_first_comm(void *ctx, const struct pd_record *r)
 	return 0;
 }
 
+/* HEADER_BUILD_ID: the build-ids of user files, for the maps that have none. */
+static void on_build_id(void *ctx, uint16_t misc, int32_t pid, const uint8_t *id, size_t idlen,
+			const char *name)
+{
+	(void)pid;
+	if ((misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER)
+		machine_build_id(ctx, name, id, idlen);
+}
+
 static void on_bpf_prog(void *ctx, const struct bpf_prog_info *info)
 {
 	machine_bpf_prog_info(ctx, info);
@@ -187,7 +196,7 @@ int profile_build(struct profile *rp, struct pd_file *f, const struct profile_op
 {
 	char err[1024];
 	struct machine_opts mo = { .no_demangle = o->no_demangle, .live = true,
-				   .kallsyms = o->kallsyms };
+				   .kallsyms = o->kallsyms, .buildid_dir = o->buildid_dir };
 	memset(rp, 0, sizeof(*rp));
 	rp->m = machine_new(&mo);
 	rp->h = hist_new(&o->hist);
@@ -207,7 +216,11 @@ int profile_build(struct profile *rp, struct pd_file *f, const struct profile_op
 	}
 
 	size_t flen;
-	const void *feat = pd_feature(f, PD_FEAT_BPF_PROG_INFO, &flen);
+	const void *feat = pd_feature(f, PD_FEAT_BUILD_ID, &flen);
+	if (feat && pd_build_ids_decode(feat, flen, on_build_id, rp->m) < 0)
+		pr_warn("%s: the build-id section is malformed; files rebuilt since the recording "
+			"may show wrong symbols", o->name);
+	feat = pd_feature(f, PD_FEAT_BPF_PROG_INFO, &flen);
 	if (feat && pd_bpf_progs_decode(feat, flen, on_bpf_prog, rp->m) < 0)
 		pr_warn("%s: the BPF program info section is malformed; BPF programs are named from "
 			"KSYMBOL records only", o->name);

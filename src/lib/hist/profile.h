@@ -26,6 +26,7 @@ struct profile_opts {
 	struct hist_opts hist;	/* sort keys, children, call chains */
 	bool no_demangle;	/* keep C++ symbols mangled */
 	const char *kallsyms;	/* kernel symbols from this file, or NULL (see machine.h) */
+	const char *buildid_dir;	/* perf's build-id cache, or NULL (see machine.h) */
 	const char *name;	/* the file's name, for messages */
 	const struct pd_event *only_event;	/* only this event's samples; NULL: every event's */
 };

@@ -145,3 +145,39 @@ size_t pd_record_true_size(const void *rec, size_t size, size_t trailer_size, si
 	}
 	return want < size ? want : size;
 }
+
+/* {header (misc: cpumode | BUILD_ID_SIZE bit 15, size), s32 pid,
+ * u8 build_id[20], u8 size, 3 reserved, name NUL-padded} back to back. Old
+ * files have no size: the id is 20 bytes, trailing zeros trimmed as perf. */
+int pd_build_ids_decode(const void *buf, size_t len, pd_build_id_fn fn, void *ctx)
+{
+	const uint8_t *b = buf;
+	size_t pos = 0;
+	int n = 0;
+	while (pos + 36 <= len) {
+		struct perf_event_header h;
+		memcpy(&h, b + pos, sizeof(h));
+		if (h.size < 36 || h.size > len - pos)
+			return -1;
+		int32_t pid;
+		memcpy(&pid, b + pos + 8, 4);
+		const uint8_t *id = b + pos + 12;
+		size_t idlen = 20;
+		if (h.misc & (1u << 15)) {
+			idlen = b[pos + 32];
+			if (idlen > 20)
+				return -1;
+		} else {
+			while (idlen && !id[idlen - 1])
+				idlen--;
+		}
+		const char *name = (const char *)b + pos + 36;
+		size_t nmax = h.size - 36;
+		if (!nmax || !memchr(name, '\0', nmax))
+			return -1;
+		fn(ctx, h.misc & 0x7fff, pid, id, idlen, name);
+		n++;
+		pos += h.size;
+	}
+	return n;
+}

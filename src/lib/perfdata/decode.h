@@ -76,4 +76,11 @@ int pd_decode_bpf_event(const void *rec, size_t size, struct pd_bpf_event *out);
  * name_max bytes, when name_max is not 0). */
 size_t pd_record_true_size(const void *rec, size_t size, size_t trailer_size, size_t name_max);
 
+/* HEADER_BUILD_ID entries: fn gets each (misc: cpumode, pid, build-id, the
+ * file name). Returns the number of entries, or -1 if the section is
+ * malformed (the entries before the problem were delivered). */
+typedef void (*pd_build_id_fn)(void *ctx, uint16_t misc, int32_t pid, const uint8_t *id,
+			       size_t idlen, const char *name);
+int pd_build_ids_decode(const void *buf, size_t len, pd_build_id_fn fn, void *ctx);
+
 #endif

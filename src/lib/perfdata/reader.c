@@ -31,6 +31,7 @@ struct pd_file {
 	void *owned;	/* aligned copy of a caller's misaligned buffer */
 	bool pipe;
 	uint64_t data_off, data_size;
+	uint64_t feat_off;	/* the feature table (file mode) */
 	struct pd_event *events;
 	size_t nevents, events_cap;
 	struct pd_feat_ref feats[PD_FEAT_MAX];
@@ -267,6 +268,7 @@ static int open_file_mode(struct pd_file *f, char *err, size_t errlen)
 	}
 	/* Feature sections: a table of {offset,size} after data, one per bit. */
 	uint64_t toff = h.data.offset + h.data.size;
+	f->feat_off = toff;
 	int k = 0;
 	for (int bit = 1; bit < PD_FEAT_MAX; bit++) {
 		if (!(h.adds_features[bit / 64] & (1ULL << (bit % 64))))
@@ -550,6 +552,14 @@ size_t pd_nr_events(const struct pd_file *f) { return f->nevents; }
 const struct pd_event *pd_event_at(const struct pd_file *f, size_t i) { return &f->events[i]; }
 bool pd_is_pipe(const struct pd_file *f) { return f->pipe; }
 uint64_t pd_data_size(const struct pd_file *f) { return f->data_size; }
+
+void pd_layout(const struct pd_file *f, uint64_t *data_off, uint64_t *data_size,
+	       uint64_t *feat_off)
+{
+	*data_off = f->data_off;
+	*data_size = f->data_size;
+	*feat_off = f->pipe ? 0 : f->feat_off;
+}
 
 const void *pd_feature(const struct pd_file *f, int feat, size_t *len)
 {

@@ -62,6 +62,9 @@ const struct pd_event *pd_event_at(const struct pd_file *f, size_t i);
 bool pd_is_pipe(const struct pd_file *f);
 /* Feature section payload, or NULL. */
 const void *pd_feature(const struct pd_file *f, int feat, size_t *len);
+/* Where the data section and the feature table are (feat_off 0 in pipe mode). */
+void pd_layout(const struct pd_file *f, uint64_t *data_off, uint64_t *data_size,
+	       uint64_t *feat_off);
 /* Whether the data section was cut short (e.g. the recorder was killed). */
 uint64_t pd_data_size(const struct pd_file *f);
 

@@ -420,6 +420,8 @@ static int pipe_send_features(struct pd_writer *w)
 			continue;
 		if (f == PD_FEAT_TRACING_DATA)
 			err = pipe_send_tracing_data(w, d->data, d->len);
+		else if (f == PD_FEAT_BUILD_ID || f == PD_FEAT_AUXTRACE)
+			;	/* perf reads these at a file offset, from the stream in a pipe: never sent */
 		else if (f < PD_FEAT_LAST_61)	/* perf 6.1 fails on ids past its last */
 			err = pipe_send_feature(w, (uint64_t)f, d->data, d->len);
 		d->sent = true;

@@ -91,6 +91,16 @@ static int drain_ring(struct recording *r, struct perf_ring *ring)
 			break;
 		if (h.type == PERF_RECORD_SAMPLE) {
 			r->samples++;
+			if (r->samples_parsed && h.size >= sizeof(struct rec_sample_head)) {
+				struct rec_sample_head s;
+				iov_copy(iov, off, &s, sizeof(s));
+				rec_hits_sample(r, &s);
+			}
+		} else if (h.type == PERF_RECORD_MMAP2 || h.type == PERF_RECORD_MMAP ||
+			   h.type == PERF_RECORD_FORK) {
+			uint8_t rec[65536];
+			iov_copy(iov, off, rec, h.size);
+			rec_hits_record(r, rec, h.size);
 		} else if (h.type == PERF_RECORD_LOST || h.type == PERF_RECORD_BPF_EVENT ||
 			   h.type == PERF_RECORD_KSYMBOL) {
 			uint8_t rec[65536];

@@ -9,8 +9,13 @@
 #include "perfdata/writer.h"
 #include "util.h"
 
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 static void add_string_feature(struct pd_writer *w, enum pd_feature f, const char *s)
@@ -20,6 +25,439 @@ static void add_string_feature(struct pd_writer *w, enum pd_feature f, const cha
 	pd_writer_add_feature(w, f, b.buf, b.len);
 	sb_free(&b);
 }
+
+/* The value of the first "key : value" line of /proc/cpuinfo, whitespace
+ * runs squeezed to one space as perf does; NULL if absent. */
+static char *cpuinfo_value(const char *cpuinfo, const char *key)
+{
+	size_t kl = strlen(key);
+	for (const char *l = cpuinfo; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		if (strncmp(l, key, kl) || (l[kl] != ' ' && l[kl] != '\t' && l[kl] != ':'))
+			continue;
+		const char *v = strchr(l, ':');
+		const char *end = strchr(l, '\n');
+		if (!v || (end && v > end))
+			continue;
+		for (v++; *v == ' ' || *v == '\t'; v++)
+			;
+		struct strbuf b = { 0 };
+		sb_append(&b, "");
+		for (; *v && *v != '\n'; v++) {
+			bool sp = *v == ' ' || *v == '\t';
+			if (sp && (!b.len || b.buf[b.len - 1] == ' '))
+				continue;
+			sb_append_len(&b, sp ? " " : v, 1);
+		}
+		while (b.len && b.buf[b.len - 1] == ' ')
+			b.buf[--b.len] = '\0';
+		return b.buf;
+	}
+	return NULL;
+}
+
+/* CPUDESC ("AMD EPYC") and CPUID (x86: "vendor,family,model,stepping";
+ * arm64: the MIDR register), as perf writes them. */
+static void add_cpu_ids(struct pd_writer *w)
+{
+	char *ci = read_file("/proc/cpuinfo", NULL);
+	if (!ci)
+		return;
+	static const char *const desc_keys[] = { "model name", "Processor", "cpu model", "cpu",
+						 "CPU part" };
+	char *desc = NULL;
+	for (size_t i = 0; i < sizeof(desc_keys) / sizeof(desc_keys[0]) && !desc; i++)
+		desc = cpuinfo_value(ci, desc_keys[i]);
+	if (desc)
+		add_string_feature(w, PD_FEAT_CPUDESC, desc);
+	free(desc);
+	char *vendor = cpuinfo_value(ci, "vendor_id"), *fam = cpuinfo_value(ci, "cpu family");
+	char *model = cpuinfo_value(ci, "model"), *step = cpuinfo_value(ci, "stepping");
+	char *midr = read_file("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", NULL);
+	if (vendor && fam && model && step) {
+		char *id = xasprintf("%s,%s,%s,%s", vendor, fam, model, step);
+		add_string_feature(w, PD_FEAT_CPUID, id);
+		free(id);
+	} else if (midr) {
+		char *id = xasprintf("0x%016llx", strtoull(midr, NULL, 0));
+		add_string_feature(w, PD_FEAT_CPUID, id);
+		free(id);
+	}
+	free(vendor);
+	free(fam);
+	free(model);
+	free(step);
+	free(midr);
+	free(ci);
+}
+
+/* A sysfs file's first line, or NULL. */
+static char *sysfs_line(const char *fmt, int a)
+{
+	char path[256];
+	snprintf(path, sizeof(path), fmt, a);
+	char *s = read_file(path, NULL);
+	if (s)
+		s[strcspn(s, "\n")] = '\0';
+	return s;
+}
+
+static int sysfs_int(const char *fmt, int a)
+{
+	char *s = sysfs_line(fmt, a);
+	int v = s && *s ? atoi(s) : -1;
+	free(s);
+	return v;
+}
+
+/* Append s to the list if it is not there yet. */
+static void uniq_add(char ***list, size_t *n, size_t *cap, char *s)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*list)[i], s)) {
+			free(s);
+			return;
+		}
+	ARRAY_GROW(*list, *cap, *n + 1);
+	(*list)[(*n)++] = s;
+}
+
+static void put_list(struct strbuf *b, char **list, size_t n)
+{
+	pd_feat_put_u32(b, (uint32_t)n);
+	for (size_t i = 0; i < n; i++) {
+		pd_feat_put_string(b, list[i]);
+		free(list[i]);
+	}
+	free(list);
+}
+
+#define TOPO "/sys/devices/system/cpu/cpu%d/topology/"
+
+/* CPU_TOPOLOGY: the distinct package (socket), core (thread siblings) and
+ * die CPU lists of the online CPUs, then core/socket ids and die ids of every
+ * possible CPU (-1 for those offline). */
+static void add_cpu_topology(struct pd_writer *w)
+{
+	int ncpu = cpu_count_possible();
+	bool *on = cpu_online_mask();
+	char **pk = NULL, **co = NULL, **di = NULL;
+	size_t npk = 0, nco = 0, ndi = 0, cpk = 0, cco = 0, cdi = 0;
+	bool dies = access("/sys/devices/system/cpu/cpu0/topology/die_cpus_list", R_OK) == 0;
+	for (int c = 0; c < ncpu; c++) {
+		if (!on[c])
+			continue;
+		char *s = sysfs_line(TOPO "package_cpus_list", c);
+		if (!s)
+			s = sysfs_line(TOPO "core_siblings_list", c);
+		if (s)
+			uniq_add(&pk, &npk, &cpk, s);
+		if (dies && (s = sysfs_line(TOPO "die_cpus_list", c)))
+			uniq_add(&di, &ndi, &cdi, s);
+		s = sysfs_line(TOPO "core_cpus_list", c);
+		if (!s)
+			s = sysfs_line(TOPO "thread_siblings_list", c);
+		if (s)
+			uniq_add(&co, &nco, &cco, s);
+	}
+	if (!npk || !nco) {
+		for (size_t i = 0; i < npk; i++)
+			free(pk[i]);
+		for (size_t i = 0; i < nco; i++)
+			free(co[i]);
+		for (size_t i = 0; i < ndi; i++)
+			free(di[i]);
+		free(pk);
+		free(co);
+		free(di);
+		free(on);
+		return;
+	}
+	struct strbuf b = { 0 };
+	put_list(&b, pk, npk);
+	put_list(&b, co, nco);
+	for (int c = 0; c < ncpu; c++) {
+		pd_feat_put_u32(&b, (uint32_t)(on[c] ? sysfs_int(TOPO "core_id", c) : -1));
+		pd_feat_put_u32(&b, (uint32_t)(on[c] ? sysfs_int(TOPO "physical_package_id", c) : -1));
+	}
+	if (ndi) {
+		put_list(&b, di, ndi);
+		for (int c = 0; c < ncpu; c++)
+			pd_feat_put_u32(&b, (uint32_t)(on[c] ? sysfs_int(TOPO "die_id", c) : -1));
+	} else {
+		free(di);
+	}
+	pd_writer_add_feature(w, PD_FEAT_CPU_TOPOLOGY, b.buf, b.len);
+	sb_free(&b);
+	free(on);
+}
+
+/* kB after "key:" in a node meminfo file ("Node 0 MemTotal:  4679456 kB"). */
+static uint64_t node_mem(const char *meminfo, const char *key)
+{
+	const char *p = meminfo ? strstr(meminfo, key) : NULL;
+	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
+}
+
+/* The online NUMA nodes (a machine without NUMA sysfs: node 0 with all). */
+static int online_nodes(bool *nodes, int max)
+{
+	char *s = read_file("/sys/devices/system/node/online", NULL);
+	if (!s)
+		return -1;
+	memset(nodes, 0, (size_t)max);
+	s[strcspn(s, "\n")] = '\0';
+	int r = parse_cpu_list(s, nodes, max);
+	free(s);
+	return r;
+}
+
+#define MAX_NODES 1024
+
+/* NUMA_TOPOLOGY: per online node, its memory (total, free, kB) and CPUs. */
+static void add_numa_topology(struct pd_writer *w)
+{
+	bool *nodes = xcalloc(MAX_NODES, 1);
+	if (online_nodes(nodes, MAX_NODES) < 0) {
+		free(nodes);
+		return;
+	}
+	struct strbuf b = { 0 };
+	uint32_t n = 0;
+	for (int i = 0; i < MAX_NODES; i++)
+		n += nodes[i];
+	pd_feat_put_u32(&b, n);
+	for (int i = 0; i < MAX_NODES; i++) {
+		if (!nodes[i])
+			continue;
+		char path[128];
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", i);
+		char *mi = read_file(path, NULL);
+		pd_feat_put_u32(&b, (uint32_t)i);
+		pd_feat_put_u64(&b, node_mem(mi, "MemTotal:"));
+		pd_feat_put_u64(&b, node_mem(mi, "MemFree:"));
+		free(mi);
+		char *cpus = sysfs_line("/sys/devices/system/node/node%d/cpulist", i);
+		pd_feat_put_string(&b, cpus ? cpus : "");
+		free(cpus);
+	}
+	pd_writer_add_feature(w, PD_FEAT_NUMA_TOPOLOGY, b.buf, b.len);
+	sb_free(&b);
+	free(nodes);
+}
+
+/* MEM_TOPOLOGY: version 1, the memory block size, then per node its
+ * number of blocks (bitmap bits) and the bitmap of its memoryN blocks. */
+static void add_mem_topology(struct pd_writer *w)
+{
+	char *bs = read_file("/sys/devices/system/memory/block_size_bytes", NULL);
+	bool *nodes = xcalloc(MAX_NODES, 1);
+	if (!bs || online_nodes(nodes, MAX_NODES) < 0) {
+		free(bs);
+		free(nodes);
+		return;
+	}
+	uint64_t bsize = strtoull(bs, NULL, 16);
+	free(bs);
+	struct strbuf body = { 0 };
+	uint64_t nr = 0;
+	for (int i = 0; i < MAX_NODES; i++) {
+		if (!nodes[i])
+			continue;
+		char path[128];
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d", i);
+		DIR *d = opendir(path);
+		if (!d)
+			continue;
+		uint64_t *bits = NULL;
+		size_t words = 0, size = 0;
+		struct dirent *de;
+		while ((de = readdir(d))) {
+			uint64_t idx;
+			if (strncmp(de->d_name, "memory", 6) || !parse_u64(de->d_name + 6, &idx) ||
+			    idx > (1u << 24))
+				continue;
+			if (idx / 64 >= words) {
+				size_t nw = idx / 64 + 1;
+				bits = xrealloc(bits, nw * sizeof(*bits));
+				memset(bits + words, 0, (nw - words) * sizeof(*bits));
+				words = nw;
+			}
+			bits[idx / 64] |= 1ull << (idx % 64);
+			if (idx + 1 > size)
+				size = idx + 1;
+		}
+		closedir(d);
+		pd_feat_put_u64(&body, (uint64_t)i);
+		pd_feat_put_u64(&body, size);
+		pd_feat_put_u64(&body, size);
+		for (size_t k = 0; k < (size + 63) / 64; k++)
+			pd_feat_put_u64(&body, bits[k]);
+		free(bits);
+		nr++;
+	}
+	free(nodes);
+	struct strbuf b = { 0 };
+	pd_feat_put_u64(&b, 1);
+	pd_feat_put_u64(&b, bsize);
+	pd_feat_put_u64(&b, nr);
+	sb_append_len(&b, body.buf ? body.buf : "", body.len);
+	pd_writer_add_feature(w, PD_FEAT_MEM_TOPOLOGY, b.buf, b.len);
+	sb_free(&b);
+	sb_free(&body);
+}
+
+/* PMU_MAPPINGS: each PMU's perf_event_attr type and name, in directory
+ * order (as perf lists them). */
+static void add_pmu_mappings(struct pd_writer *w)
+{
+	DIR *d = opendir("/sys/bus/event_source/devices");
+	if (!d)
+		return;
+	struct strbuf body = { 0 };
+	uint32_t n = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		char path[512];
+		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", de->d_name);
+		char *t = read_file(path, NULL);
+		if (!t)
+			continue;
+		pd_feat_put_u32(&body, (uint32_t)strtoul(t, NULL, 10));
+		pd_feat_put_string(&body, de->d_name);
+		free(t);
+		n++;
+	}
+	closedir(d);
+	struct strbuf b = { 0 };
+	pd_feat_put_u32(&b, n);
+	sb_append_len(&b, body.buf ? body.buf : "", body.len);
+	pd_writer_add_feature(w, PD_FEAT_PMU_MAPPINGS, b.buf, b.len);
+	sb_free(&b);
+	sb_free(&body);
+}
+
+struct cache_level {
+	uint32_t level, line_size, sets, ways;
+	char *type, *size, *map;
+};
+
+static int cmp_cache_level(const void *a, const void *b)
+{
+	const struct cache_level *x = a, *y = b;
+	return x->level < y->level ? -1 : x->level > y->level;
+}
+
+#define CACHE_DIR "/sys/devices/system/cpu/cpu%d/cache/index%d/"
+
+/* CACHE: the distinct caches of the online CPUs (level, line size, sets,
+ * ways, type, size, the CPUs sharing it), ordered by level. */
+static void add_caches(struct pd_writer *w)
+{
+	int ncpu = cpu_count_possible();
+	bool *on = cpu_online_mask();
+	struct cache_level *c = NULL;
+	size_t n = 0, cap = 0;
+	for (int cpu = 0; cpu < ncpu; cpu++) {
+		for (int idx = 0; on[cpu] && idx < 10; idx++) {
+			char base[128], path[192];
+			snprintf(base, sizeof(base), CACHE_DIR, cpu, idx);
+			struct cache_level l = { 0 };
+			char *v[7];
+			static const char *const files[7] = { "level", "coherency_line_size",
+							      "number_of_sets", "ways_of_associativity",
+							      "type", "size", "shared_cpu_list" };
+			bool ok = true;
+			for (int k = 0; k < 7; k++) {
+				snprintf(path, sizeof(path), "%s%s", base, files[k]);
+				v[k] = read_file(path, NULL);
+				if (v[k])
+					v[k][strcspn(v[k], "\n")] = '\0';
+				ok &= v[k] != NULL;
+			}
+			if (ok) {
+				l.level = (uint32_t)atoi(v[0]);
+				l.line_size = (uint32_t)atoi(v[1]);
+				l.sets = (uint32_t)atoi(v[2]);
+				l.ways = (uint32_t)atoi(v[3]);
+				l.type = v[4];
+				l.size = v[5];
+				l.map = v[6];
+				v[4] = v[5] = v[6] = NULL;
+				bool dup = false;
+				for (size_t i = 0; i < n && !dup; i++)
+					dup = c[i].level == l.level && c[i].line_size == l.line_size &&
+					      c[i].sets == l.sets && c[i].ways == l.ways &&
+					      !strcmp(c[i].type, l.type) && !strcmp(c[i].size, l.size) &&
+					      !strcmp(c[i].map, l.map);
+				if (dup) {
+					free(l.type);
+					free(l.size);
+					free(l.map);
+				} else {
+					ARRAY_GROW(c, cap, n + 1);
+					c[n++] = l;
+				}
+			}
+			for (int k = 0; k < 7; k++)
+				free(v[k]);
+			if (!ok)
+				break;
+		}
+	}
+	free(on);
+	if (!n)
+		return;
+	/* stable: caches of one level stay in the order found, as perf lists them */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && cmp_cache_level(&c[j - 1], &c[j]) > 0; j--) {
+			struct cache_level t = c[j];
+			c[j] = c[j - 1];
+			c[j - 1] = t;
+		}
+	struct strbuf b = { 0 };
+	pd_feat_put_u32(&b, 1);
+	pd_feat_put_u32(&b, (uint32_t)n);
+	for (size_t i = 0; i < n; i++) {
+		pd_feat_put_u32(&b, c[i].level);
+		pd_feat_put_u32(&b, c[i].line_size);
+		pd_feat_put_u32(&b, c[i].sets);
+		pd_feat_put_u32(&b, c[i].ways);
+		pd_feat_put_string(&b, c[i].type);
+		pd_feat_put_string(&b, c[i].size);
+		pd_feat_put_string(&b, c[i].map);
+		free(c[i].type);
+		free(c[i].size);
+		free(c[i].map);
+	}
+	free(c);
+	pd_writer_add_feature(w, PD_FEAT_CACHE, b.buf, b.len);
+	sb_free(&b);
+}
+
+/* CLOCKID (the clock's resolution in ns) and CLOCK_DATA (version 1, the
+ * clock id, then the time of day and the clock's time read together), which
+ * perf writes when the events use another clock than its own. */
+static void add_clock(struct pd_writer *w, int clockid)
+{
+	struct timespec res, ref;
+	struct timeval tod;
+	struct strbuf b = { 0 };
+	if (clock_getres(clockid, &res) != 0 || clock_gettime(clockid, &ref) != 0)
+		return;
+	gettimeofday(&tod, NULL);
+	pd_feat_put_u64(&b, (uint64_t)res.tv_sec * 1000000000ull + (uint64_t)res.tv_nsec);
+	pd_writer_add_feature(w, PD_FEAT_CLOCKID, b.buf, b.len);
+	sb_reset(&b);
+	pd_feat_put_u32(&b, 1);
+	pd_feat_put_u32(&b, (uint32_t)clockid);
+	pd_feat_put_u64(&b, (uint64_t)tod.tv_sec * 1000000000ull + (uint64_t)tod.tv_usec * 1000);
+	pd_feat_put_u64(&b, (uint64_t)ref.tv_sec * 1000000000ull + (uint64_t)ref.tv_nsec);
+	pd_writer_add_feature(w, PD_FEAT_CLOCK_DATA, b.buf, b.len);
+	sb_free(&b);
+}
+
 
 /* perf needs the tracepoints' formats to read a file that has any. */
 static void add_tracing_data(struct recording *r, struct strbuf *b)
@@ -93,12 +531,25 @@ void rec_add_features(struct recording *r)
 	pd_writer_add_feature(r->w, PD_FEAT_TOTAL_MEM, b.buf, b.len);
 	sb_reset(&b);
 
-	pd_feat_put_u32(&b, (uint32_t)r->opts.cmdline_argc);
+	/* perf's argv[0]: the full path of the executable */
+	char exe[4096];
+	ssize_t el = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[el > 0 ? el : 0] = '\0';
+	pd_feat_put_u32(&b, (uint32_t)r->opts.cmdline_argc + 1);
+	pd_feat_put_string(&b, el > 0 ? exe : "bpfperf");
 	for (int i = 0; i < r->opts.cmdline_argc; i++)
 		pd_feat_put_string(&b, r->opts.cmdline_argv[i]);
 	pd_writer_add_feature(r->w, PD_FEAT_CMDLINE, b.buf, b.len);
 	sb_reset(&b);
 
+	add_cpu_ids(r->w);
+	add_cpu_topology(r->w);
+	add_numa_topology(r->w);
+	add_mem_topology(r->w);
+	add_pmu_mappings(r->w);
+	add_caches(r->w);
+	if (r->opts.use_clockid)
+		add_clock(r->w, r->opts.clockid);
 	add_tracing_data(r, &b);
 	add_group_desc(r, &b);
 	if (r->synth.nprogs) {

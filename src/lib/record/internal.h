@@ -50,11 +50,29 @@ struct recording {
 	size_t id_hdr_size;	/* sample_id trailer size of our events */
 	bool read_lost;		/* PERF_FORMAT_LOST asked for and available */
 	bool configuring;	/* configure hooks running: events may be added */
+	struct rec_hits *hits;	/* buildids.c: what the samples hit */
+	bool samples_parsed;	/* every ring event's samples start as rec_sample_head */
+};
+
+/* The first fields of our samples (IDENTIFIER, IP, TID, TIME first). */
+struct rec_sample_head {
+	struct perf_event_header header;
+	uint64_t id, ip;
+	uint32_t pid, tid;
+	uint64_t time;
 };
 
 /* drain.c: append every ring's records to the file, then commit. */
 int rec_drain_all(struct recording *r);
 /* features.c: the header feature sections. */
 void rec_add_features(struct recording *r);
+/* buildids.c: the DSOs hit (see there), HEADER_BUILD_ID, HEADER_SAMPLE_TIME
+ * and the build-id cache. */
+void rec_hits_init(struct recording *r);
+void rec_hits_sample(struct recording *r, const struct rec_sample_head *s);
+/* MMAP, MMAP2 and FORK records, as read from a ring or synthesized. */
+void rec_hits_record(struct recording *r, const void *rec, size_t size);
+void rec_hits_finish(struct recording *r);
+void rec_hits_free(struct recording *r);
 
 #endif

@@ -16,6 +16,7 @@ static int emit_record(void *ctx, const void *rec, size_t len)
 {
 	struct recording *r = ctx;
 	r->records++;
+	rec_hits_record(r, rec, len);
 	return pd_writer_write(r->w, rec, len);
 }
 
@@ -282,6 +283,10 @@ static int setup_events(struct recording *r)
 	if (err)
 		return err;
 	add_sideband(r, sample_type);
+	for (size_t i = 0; i < r->nevents && r->opts.use_clockid; i++) {
+		r->events[i].attr.use_clockid = 1;
+		r->events[i].attr.clockid = r->opts.clockid;
+	}
 
 	for (int c = 0; c < r->opts.nr_cpus; c++) {
 		if (!r->opts.cpus[c])
@@ -375,7 +380,15 @@ int recording_open(const struct recording_opts *opts, struct recording **out)
 	for (size_t h = 0; h < r->opts.nr_hooks && !err; h++)
 		if (r->opts.hooks[h].after_open)
 			err = r->opts.hooks[h].after_open(r->opts.hooks[h].ctx, r);
-	if (err || (err = create_file(r)))
+	if (err)
+		goto fail;
+	rec_hits_init(r);
+	r->samples_parsed = true;
+	const uint64_t head = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	for (size_t i = 0; i < r->nevents; i++)
+		if ((r->events[i].attr.sample_type & head) != head)
+			r->samples_parsed = false;
+	if ((err = create_file(r)))
 		goto fail;
 	*out = r;
 	return 0;
@@ -441,6 +454,7 @@ int recording_finish(struct recording *r, struct recording_stats *stats)
 		return err;
 	}
 	rec_add_features(r);
+	rec_hits_finish(r);
 	if ((err = pd_writer_finish(r->w))) {
 		if (to_stdout(r))
 			report_write_error(r, err);
@@ -470,6 +484,7 @@ void recording_close(struct recording *r)
 	}
 	free(r->events);
 	synth_free(&r->synth);
+	rec_hits_free(r);
 	pd_writer_free(r->w);
 	free(r->sample_fds);
 	free(r);

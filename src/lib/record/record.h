@@ -75,6 +75,10 @@ struct recording_opts {
 	 * (its exec is recorded). 0: none. */
 	pid_t workload_pid;
 	const char *output;		/* the perf.data path (an existing file becomes .old) */
+	const char *buildid_dir;	/* perf's build-id cache: NULL = $PERF_BUILDID_DIR, else ~/.debug */
+	bool no_buildid_cache;		/* do not copy the files hit into it */
+	bool use_clockid;		/* the events' clock is clockid (CLOCK_MONOTONIC...), */
+	int clockid;			/* not perf's default: HEADER_CLOCKID and CLOCK_DATA */
 	int cmdline_argc;		/* the CMDLINE header feature */
 	char *const *cmdline_argv;
 	const struct recording_hook *hooks;

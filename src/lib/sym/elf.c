@@ -6,6 +6,7 @@
  * and JIT symbols from /tmp/perf-PID.map. Every input is untrusted: sizes and
  * indexes are checked, nothing is assumed NUL-terminated. */
 #include "sym_int.h"
+#include "sym/buildid.h"
 #include "log.h"
 #include "util.h"
 
@@ -585,6 +586,23 @@ void dso_load(struct dso *d, const struct dso_load_opts *o)
 	const char *root = "";
 	char tried[4096 + 64];
 	bool found = false, mismatch = false;
+	/* perf's build-id cache first: the file as it was when recorded, even
+	 * when it was rebuilt, deleted or lived in a container now gone. */
+	char *cached = d->build_id_len ?
+		buildid_cache_lookup(o->buildid_dir, d->build_id, d->build_id_len, "elf") : NULL;
+	if (cached && elf_file_open(cached, &f)) {
+		uint8_t bid[20];
+		size_t blen = 0;
+		if (read_build_id(f.e, bid, &blen) &&
+		    same_build_id(d->build_id, d->build_id_len, bid, blen)) {
+			found = true;
+			snprintf(tried, sizeof(tried), "%.4000s", cached);
+			snprintf(path, sizeof(path), "%.4000s", cached);
+		} else {
+			elf_file_close(&f);
+		}
+	}
+	free(cached);
 	for (int r = 0; r < nroots && !found; r++) {
 		snprintf(tried, sizeof(tried), "%s%s", roots[r], path);
 		if (!elf_file_open(tried, &f))
@@ -603,28 +621,20 @@ void dso_load(struct dso *d, const struct dso_load_opts *o)
 		found = true;
 	}
 	if (!found && d->build_id_len) {
-		/* The recorded file was replaced: perf's build-id cache, then the
-		 * debug file (which keeps the program headers and symbols). */
+		/* The recorded file was replaced: the distribution's debug file
+		 * (which keeps the program headers and symbols). */
 		char hex[41];
 		sym_hex_id(d->build_id, d->build_id_len, hex);
-		const char *home = getenv("HOME");
-		char cand[2][4096];
-		int nc = 0;
-		if (home && *home)
-			snprintf(cand[nc++], sizeof(cand[0]), "%s/.debug/.build-id/%.2s/%s/elf",
-				 home, hex, hex + 2);
-		snprintf(cand[nc++], sizeof(cand[0]), "/usr/lib/debug/.build-id/%.2s/%s.debug",
-			 hex, hex + 2);
-		for (int i = 0; i < nc && !found; i++) {
-			if (!elf_file_open(cand[i], &f))
-				continue;
+		char cand[4096];
+		snprintf(cand, sizeof(cand), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+		if (elf_file_open(cand, &f)) {
 			uint8_t bid[20];
 			size_t blen = 0;
 			if (read_build_id(f.e, bid, &blen) &&
 			    same_build_id(d->build_id, d->build_id_len, bid, blen)) {
 				found = true;
-				snprintf(tried, sizeof(tried), "%.4000s", cand[i]);
-				snprintf(path, sizeof(path), "%.4000s", cand[i]);
+				snprintf(tried, sizeof(tried), "%.4000s", cand);
+				snprintf(path, sizeof(path), "%.4000s", cand);
 			} else {
 				elf_file_close(&f);
 			}
@@ -648,6 +658,21 @@ void dso_load(struct dso *d, const struct dso_load_opts *o)
 	symtab_finish(&d->st, 1);
 	d->usable = true;
 	pr_debug("%s: %zu function symbols from %s", d->path, d->st.n, tried);
+}
+
+size_t elf_path_build_id(const char *path, uint8_t *id, size_t cap)
+{
+	struct elf_file f;
+	uint8_t bid[20];
+	size_t len = 0;
+	if (!elf_file_open(path, &f))
+		return 0;
+	if (!read_build_id(f.e, bid, &len) || len > cap)
+		len = 0;
+	else
+		memcpy(id, bid, len);
+	elf_file_close(&f);
+	return len;
 }
 
 void dso_free(struct dso *d)

@@ -3,6 +3,7 @@
  * kernel and its modules ("[mod]") and live BPF programs ("[bpf]"), one
  * sorted table, a symbol ending where the next one starts. */
 #include "sym_int.h"
+#include "sym/buildid.h"
 #include "log.h"
 #include "util.h"
 
@@ -345,37 +346,6 @@ long kallsyms_load_copy(const char *path, const char *modules, struct strtab *st
 	return hidden ? -ESTALE : n;
 }
 
-/* The GNU build-id note among the kernel's notes (/sys/kernel/notes: ELF
- * notes back to back, each name and descriptor padded to 4 bytes). */
-static size_t kernel_build_id(const char *notes, uint8_t *id, size_t cap)
-{
-	size_t len;
-	char *buf = read_file(notes, &len);
-	size_t found = 0;
-	if (!buf)
-		return 0;
-	for (size_t off = 0; off + 12 <= len;) {
-		uint32_t namesz, descsz, type;
-		memcpy(&namesz, buf + off, 4);
-		memcpy(&descsz, buf + off + 4, 4);
-		memcpy(&type, buf + off + 8, 4);
-		size_t name_off = off + 12;
-		size_t desc_off = name_off + (((size_t)namesz + 3) & ~(size_t)3);
-		size_t next = desc_off + (((size_t)descsz + 3) & ~(size_t)3);
-		if (namesz > len || descsz > len || next > len || next <= off)
-			break;
-		if (type == 3 && namesz == 4 && memcmp(buf + name_off, "GNU", 4) == 0 &&
-		    descsz && descsz <= cap) {
-			memcpy(id, buf + desc_off, descsz);
-			found = descsz;
-			break;
-		}
-		off = next;
-	}
-	free(buf);
-	return found;
-}
-
 /* The address of _text (else _stext) among the first lines of a kallsyms
  * file: reading a few KiB of /proc/kallsyms costs little, the kernel formats
  * only what is read. 0 if not found. */
@@ -409,22 +379,17 @@ bool kallsyms_find_copy(const struct ksources *src, char *path, size_t len)
 {
 	const char *notes = src && src->notes ? src->notes : "/sys/kernel/notes";
 	const char *proc = src && src->proc_kallsyms ? src->proc_kallsyms : "/proc/kallsyms";
-	const char *dir = src && src->buildid_dir ? src->buildid_dir : getenv("PERF_BUILDID_DIR");
-	char home_dir[4096];
-	if (!dir || !*dir) {
-		const char *home = getenv("HOME");
-		if (!home || !*home)
-			return false;
-		snprintf(home_dir, sizeof(home_dir), "%.4000s/.debug", home);
-		dir = home_dir;
-	}
+	char *dir = buildid_dir(src ? src->buildid_dir : NULL);
 	uint8_t id[64];
-	size_t idlen = kernel_build_id(notes, id, sizeof(id));
-	if (!idlen)
+	size_t idlen = dir ? buildid_of_notes(notes, id, sizeof(id)) : 0;
+	if (!idlen) {
+		free(dir);
 		return false;
+	}
 	char hex[2 * sizeof(id) + 1];
 	sym_hex_id(id, idlen, hex);
 	int n = snprintf(path, len, "%s/[kernel.kallsyms]/%s/kallsyms", dir, hex);
+	free(dir);
 	if (n < 0 || (size_t)n >= len || access(path, R_OK) != 0)
 		return false;
 	uint64_t live = text_address(proc), saved = text_address(path);

@@ -6,6 +6,7 @@
  * probe and a struct copy, with no allocation. */
 #include "machine.h"
 #include "sym_int.h"
+#include "sym/buildid.h"
 #include "log.h"
 #include "util.h"
 
@@ -146,6 +147,14 @@ struct machine {
 	pthread_mutex_t kmaps_lock;	/* kmaps, when the kernel side runs on another thread */
 
 	bool demangle_params;
+	char *buildid_dir;	/* resolved opts.buildid_dir, NULL if none */
+	struct hdr_bid {
+		const char *path;	/* interned */
+		uint8_t id[20];
+		size_t len;
+	} *hdr_bids;		/* from HEADER_BUILD_ID */
+	size_t nhdr_bids, caphdr_bids;
+	bool hdr_bids_sorted;
 	const char *s_unknown, *s_kernel;
 	char kernel_owner, unknown_owner;	/* addresses used as cache owners */
 };
@@ -156,6 +165,7 @@ struct machine *machine_new(const struct machine_opts *opts)
 	if (opts)
 		m->opts = *opts;
 	m->kallsyms_given = m->opts.kallsyms != NULL;
+	m->buildid_dir = buildid_dir(m->opts.buildid_dir);
 	m->kallsyms_path = xstrdup(m->opts.kallsyms ? m->opts.kallsyms : "/proc/kallsyms");
 	m->modules_path = xstrdup(m->opts.modules ? m->opts.modules : "/proc/modules");
 	m->opts.kallsyms = m->kallsyms_path;
@@ -203,6 +213,8 @@ void machine_free(struct machine *m)
 	symtab_free(&m->ksyms);
 	symtab_free(&m->kdata);
 	free(m->kmaps);
+	free(m->hdr_bids);
+	free(m->buildid_dir);
 	free(m->bpf);
 	free(m->cache.slots);
 	free(m->kcache.slots);
@@ -374,6 +386,24 @@ static bool is_anon_name(const char *f)
 	       strncmp(f, "/SYSV", 5) == 0 || strncmp(f, "[anon", 5) == 0;
 }
 
+static int cmp_hdr_bid(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)((const struct hdr_bid *)a)->path;
+	uintptr_t y = (uintptr_t)((const struct hdr_bid *)b)->path;
+	return x < y ? -1 : x > y;
+}
+
+/* The HEADER_BUILD_ID entry of an interned path (sorted on first use). */
+static const struct hdr_bid *hdr_bid_find(struct machine *m, const char *path)
+{
+	if (!m->hdr_bids_sorted) {
+		qsort(m->hdr_bids, m->nhdr_bids, sizeof(*m->hdr_bids), cmp_hdr_bid);
+		m->hdr_bids_sorted = true;
+	}
+	struct hdr_bid key = { .path = path };
+	return bsearch(&key, m->hdr_bids, m->nhdr_bids, sizeof(*m->hdr_bids), cmp_hdr_bid);
+}
+
 static struct dso *dso_findnew(struct machine *m, const char *filename, const uint8_t *bid,
 			       size_t bidlen, int pid)
 {
@@ -404,6 +434,13 @@ static struct dso *dso_findnew(struct machine *m, const char *filename, const ui
 	if (bidlen > 20)
 		bidlen = 20;
 	const char *path = strtab_intern(m->strs, filename);
+	if (!bidlen && kind == DSO_ELF && m->nhdr_bids) {
+		const struct hdr_bid *hb = hdr_bid_find(m, path);
+		if (hb) {
+			bid = hb->id;
+			bidlen = hb->len;
+		}
+	}
 	uint64_t h = hash_u64((uintptr_t)path);
 	for (size_t i = 0; i < bidlen; i++)
 		h = hash_u64(h ^ bid[i]);
@@ -424,6 +461,18 @@ static struct dso *dso_findnew(struct machine *m, const char *filename, const ui
 	d->hnext = *bucket;
 	*bucket = d;
 	return d;
+}
+
+void machine_build_id(struct machine *m, const char *path, const uint8_t *build_id, size_t len)
+{
+	if (!len || len > 20)
+		return;
+	ARRAY_GROW(m->hdr_bids, m->caphdr_bids, m->nhdr_bids + 1);
+	struct hdr_bid *b = &m->hdr_bids[m->nhdr_bids++];
+	m->hdr_bids_sorted = false;
+	b->path = strtab_intern(m->strs, path);
+	memcpy(b->id, build_id, len);
+	b->len = len;
 }
 
 /* Replace whatever [start, end) covered in p by the new map (if any). */
@@ -693,7 +742,8 @@ static void load_kallsyms(struct machine *m)
 	/* The running kernel's symbols: perf's build-id cache copy when it is
 	 * current (as cheap to read as a file), else /proc/kallsyms. */
 	char copy[4096];
-	if (!m->kallsyms_given && kallsyms_find_copy(NULL, copy, sizeof(copy))) {
+	const struct ksources src = { .buildid_dir = m->buildid_dir };
+	if (!m->kallsyms_given && kallsyms_find_copy(&src, copy, sizeof(copy))) {
 		long n = kallsyms_load_copy(copy, m->opts.modules, m->strs, &m->ksyms);
 		if (n > 0) {
 			pr_debug("%ld kernel text symbols from %s (the running kernel's, saved by "
@@ -846,7 +896,7 @@ static bool resolve_user(struct machine *m, int pid, int tid, uint64_t addr,
 		*out = *c;
 		return true;
 	}
-	struct dso_load_opts lo = { .live = m->opts.live };
+	struct dso_load_opts lo = { .live = m->opts.live, .buildid_dir = m->buildid_dir };
 	dso_load(d, &lo);
 	struct resolved r = { .dso = d->name, .dso_path = d->path, .level = '.' };
 	r.rel_addr = key;

@@ -23,6 +23,9 @@ struct machine_opts {
 	const char *modules;	/* default "/proc/modules" */
 	bool no_demangle;	/* keep C++ names mangled */
 	bool live;		/* files may be read through /proc/PID/root for live pids */
+	const char *buildid_dir;	/* perf's build-id cache (NULL: $PERF_BUILDID_DIR,
+					 * else ~/.debug): looked at first for files with a
+					 * build-id, and for the kallsyms copy */
 };
 
 struct machine *machine_new(const struct machine_opts *opts);
@@ -43,6 +46,9 @@ void machine_comm_first(struct machine *m, int pid, int tid, const char *comm);
 void machine_mmap(struct machine *m, int pid, int tid, uint64_t start, uint64_t len,
 		  uint64_t pgoff, const char *filename, const uint8_t *build_id,
 		  size_t build_id_len, uint32_t prot, bool kernel);
+/* A build-id for the file at path (HEADER_BUILD_ID), used for its maps that
+ * carry none (synthesized MMAP2 records, old kernels). Call before the maps. */
+void machine_build_id(struct machine *m, const char *path, const uint8_t *build_id, size_t len);
 /* FORK: the child (pid,tid) gets a copy of the parent's (ppid,ptid) comm and,
  * when it is a new process (pid != ppid), of its maps; a new thread shares them. */
 void machine_fork(struct machine *m, int pid, int tid, int ppid, int ptid);

@@ -91,12 +91,16 @@ struct dso {
 
 struct dso_load_opts {
 	bool live;
+	const char *buildid_dir;	/* perf's build-id cache, looked at first; may be NULL */
 };
 
 /* Read symbols and segments; never fails hard (sets usable=false and says why
  * at debug level). */
 void dso_load(struct dso *d, const struct dso_load_opts *o);
 void dso_free(struct dso *d);
+/* The GNU build-id of the ELF file at path (at most cap bytes): its length, 0
+ * when the file is not ELF or has none. */
+size_t elf_path_build_id(const char *path, uint8_t *id, size_t cap);
 /* File offset -> link-time virtual address through the PT_LOAD segments. */
 bool dso_off_to_vaddr(const struct dso *d, uint64_t off, uint64_t *vaddr);
 

@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The DSOs a recording hit, for HEADER_BUILD_ID, HEADER_SAMPLE_TIME and the
+ * build-id cache. perf record reads every sample back at the end to find the
+ * DSOs that got one; a cheaper rule here, without per-sample lookups:
+ *   - the kernel, always;
+ *   - a module, when a kernel sample's IP is in it (ranges of /proc/modules);
+ *   - a user file, when it was mapped executable (MMAP/MMAP2 records, live or
+ *     synthesized) by a process that got a sample (user or kernel), or by one of
+ *     that process's ancestors (FORK records: a forked child shares the
+ *     parent's maps without records of its own).
+ * So a library that a sampled process mapped but never ran in is listed too.
+ * Samples cost reading their header's first 40 bytes (copied by drain.c). */
+#include "record/internal.h"
+#include "log.h"
+#include "perfdata/format.h"
+#include "perfdata/writer.h"
+#include "sym/buildid.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#define BUILD_ID_SIZE_MISC (1u << 15)	/* PERF_RECORD_MISC_BUILD_ID_SIZE */
+
+/* A file mapped, with the build-id its MMAP2 record gave (or none):
+ * interned, as thousands of processes map the same few libraries. */
+struct hit_file {
+	char *name;
+	uint8_t id[BUILDID_MAX];
+	uint8_t idlen;
+	bool used;		/* mapped by a sampled process */
+	int pid;		/* such a process, to read the file in its mount namespace */
+	uint32_t hnext;		/* hash chain: index + 1, 0 = end */
+};
+
+struct hit_map {
+	uint32_t pid, file;
+};
+
+#define FILE_BUCKETS 4096
+
+struct hit_module {
+	uint64_t start, end;
+	char name[64];
+	bool hit;
+};
+
+struct rec_hits {
+	struct hit_file *files;
+	size_t nfiles, capfiles;
+	uint32_t *buckets;	/* FILE_BUCKETS chain heads (index + 1) */
+	struct hit_map *maps;
+	size_t nmaps, capmaps;
+	struct { int pid, ppid; } *forks;
+	size_t nforks, capforks;
+	uint32_t *pids;		/* open addressing, 0 = empty */
+	size_t npids, cappids;
+	struct hit_module *mods;	/* sorted by start */
+	size_t nmods;
+	uint64_t first_time, last_time;
+	bool any_time;
+};
+
+static int cmp_mod(const void *a, const void *b)
+{
+	const struct hit_module *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Module ranges from /proc/modules: "name size refs deps state 0xaddr". */
+static void read_modules(struct rec_hits *h)
+{
+	char *buf = read_file("/proc/modules", NULL);
+	if (!buf)
+		return;
+	size_t cap = 0;
+	char *save = NULL;
+	for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char name[64];
+		unsigned long long size, addr;
+		if (sscanf(l, "%63s %llu %*s %*s %*s %llx", name, &size, &addr) != 3 || !addr)
+			continue;
+		ARRAY_GROW(h->mods, cap, h->nmods + 1);
+		struct hit_module *m = &h->mods[h->nmods++];
+		memset(m, 0, sizeof(*m));
+		snprintf(m->name, sizeof(m->name), "%s", name);
+		m->start = addr;
+		m->end = addr + size;
+	}
+	free(buf);
+	if (h->nmods)
+		qsort(h->mods, h->nmods, sizeof(*h->mods), cmp_mod);
+}
+
+void rec_hits_init(struct recording *r)
+{
+	r->hits = xcalloc(1, sizeof(*r->hits));
+	read_modules(r->hits);
+}
+
+static void pid_add(struct rec_hits *h, uint32_t pid)
+{
+	if (!pid)
+		return;
+	if ((h->npids + 1) * 2 > h->cappids) {
+		size_t ncap = h->cappids ? h->cappids * 2 : 256;
+		uint32_t *n = xcalloc(ncap, sizeof(*n));
+		for (size_t i = 0; i < h->cappids; i++) {
+			if (!h->pids[i])
+				continue;
+			size_t k = hash_u64(h->pids[i]) & (ncap - 1);
+			while (n[k])
+				k = (k + 1) & (ncap - 1);
+			n[k] = h->pids[i];
+		}
+		free(h->pids);
+		h->pids = n;
+		h->cappids = ncap;
+	}
+	size_t k = hash_u64(pid) & (h->cappids - 1);
+	while (h->pids[k] && h->pids[k] != pid)
+		k = (k + 1) & (h->cappids - 1);
+	if (!h->pids[k]) {
+		h->pids[k] = pid;
+		h->npids++;
+	}
+}
+
+static bool pid_has(const struct rec_hits *h, uint32_t pid)
+{
+	if (!h->cappids || !pid)
+		return false;
+	size_t k = hash_u64(pid) & (h->cappids - 1);
+	while (h->pids[k]) {
+		if (h->pids[k] == pid)
+			return true;
+		k = (k + 1) & (h->cappids - 1);
+	}
+	return false;
+}
+
+void rec_hits_sample(struct recording *r, const struct rec_sample_head *s)
+{
+	struct rec_hits *h = r->hits;
+	if (!h)
+		return;
+	if (!h->any_time || s->time < h->first_time)
+		h->first_time = s->time;
+	if (!h->any_time || s->time > h->last_time)
+		h->last_time = s->time;
+	h->any_time = true;
+	unsigned mode = s->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	pid_add(h, s->pid);	/* also for kernel samples: its call chains go through its DSOs */
+	if (mode == PERF_RECORD_MISC_KERNEL && h->nmods && s->ip >= h->mods[0].start) {
+		size_t lo = 0, hi = h->nmods;	/* last module starting at or below ip */
+		while (hi - lo > 1) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (h->mods[mid].start <= s->ip)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		if (s->ip < h->mods[lo].end)
+			h->mods[lo].hit = true;
+	}
+}
+
+void rec_hits_record(struct recording *r, const void *rec, size_t size)
+{
+	struct rec_hits *h = r->hits;
+	const struct perf_event_header *hd = rec;
+	if (!h || size < sizeof(*hd))
+		return;
+	if (hd->type == PERF_RECORD_FORK && size >= sizeof(struct pd_rec_fork)) {
+		const struct pd_rec_fork *f = rec;
+		if (f->pid != f->ppid) {
+			ARRAY_GROW(h->forks, h->capforks, h->nforks + 1);
+			h->forks[h->nforks].pid = (int)f->pid;
+			h->forks[h->nforks++].ppid = (int)f->ppid;
+		}
+		return;
+	}
+	if ((hd->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
+		return;
+	const char *name;
+	size_t hl;
+	uint32_t prot = PROT_EXEC;
+	const struct pd_rec_mmap2 *m2 = rec;
+	if (hd->type == PERF_RECORD_MMAP2 && size > sizeof(struct pd_rec_mmap2)) {
+		hl = sizeof(struct pd_rec_mmap2);
+		prot = m2->prot;
+	} else if (hd->type == PERF_RECORD_MMAP && size > sizeof(struct pd_rec_mmap)) {
+		hl = sizeof(struct pd_rec_mmap);
+	} else {
+		return;
+	}
+	name = (const char *)rec + hl;
+	size_t nlen = strnlen(name, size - hl);
+	if (!(prot & PROT_EXEC) || nlen == size - hl || name[0] != '/' ||
+	    !strncmp(name, "/memfd:", 7) || !strncmp(name, "/dev/", 5) ||
+	    !strncmp(name, "/SYSV", 5) || !strncmp(name, "/anon_hugepage", 14))
+		return;
+	uint8_t id[BUILDID_MAX];
+	uint8_t idlen = 0;
+	if (hd->type == PERF_RECORD_MMAP2 && (hd->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
+	    m2->build_id_size && m2->build_id_size <= BUILDID_MAX) {
+		memcpy(id, m2->build_id, m2->build_id_size);
+		idlen = m2->build_id_size;
+	}
+	uint64_t hv = str_hash(name);	/* NUL-terminated: checked above */
+	for (size_t i = 0; i < idlen; i++)
+		hv = hash_u64(hv ^ id[i]);
+	if (!h->buckets)
+		h->buckets = xcalloc(FILE_BUCKETS, sizeof(*h->buckets));
+	uint32_t *head = &h->buckets[hv % FILE_BUCKETS], fi = *head;
+	while (fi) {
+		const struct hit_file *f = &h->files[fi - 1];
+		if (f->idlen == idlen && !memcmp(f->id, id, idlen) && !strncmp(f->name, name, nlen) &&
+		    !f->name[nlen])
+			break;
+		fi = f->hnext;
+	}
+	if (!fi) {
+		ARRAY_GROW(h->files, h->capfiles, h->nfiles + 1);
+		struct hit_file *f = &h->files[h->nfiles++];
+		memset(f, 0, sizeof(*f));
+		f->name = xstrndup(name, nlen);
+		memcpy(f->id, id, idlen);
+		f->idlen = idlen;
+		f->hnext = *head;
+		*head = fi = (uint32_t)h->nfiles;
+	}
+	if (h->nmaps && h->maps[h->nmaps - 1].pid == m2->pid && h->maps[h->nmaps - 1].file == fi - 1)
+		return;
+	ARRAY_GROW(h->maps, h->capmaps, h->nmaps + 1);
+	h->maps[h->nmaps++] = (struct hit_map){ m2->pid, fi - 1 };
+}
+
+/* One HEADER_BUILD_ID entry: {header (misc: cpumode | BUILD_ID_SIZE, size),
+ * pid, build_id[20], size, 3 reserved bytes, name padded to 64}. */
+static void put_build_id(struct strbuf *b, uint16_t mode, const uint8_t *id, size_t len,
+			 const char *name)
+{
+	size_t nlen = (strlen(name) + 1 + 63) & ~(size_t)63;
+	struct {
+		struct perf_event_header h;
+		int32_t pid;
+		uint8_t data[20];
+		uint8_t size;
+		uint8_t r1;
+		uint16_t r2;
+	} __attribute__((packed)) e;
+	memset(&e, 0, sizeof(e));
+	e.h.misc = (uint16_t)(mode | BUILD_ID_SIZE_MISC);
+	e.h.size = (uint16_t)(sizeof(e) + nlen);
+	e.pid = -1;	/* the host machine, as perf writes it */
+	memcpy(e.data, id, len);
+	e.size = (uint8_t)len;
+	sb_append_len(b, (const char *)&e, sizeof(e));
+	char *pad = xcalloc(1, nlen);
+	memcpy(pad, name, strlen(name));
+	sb_append_len(b, pad, nlen);
+	free(pad);
+}
+
+static int cmp_file(const void *a, const void *b)
+{
+	const struct hit_file *x = *(const struct hit_file *const *)a;
+	const struct hit_file *y = *(const struct hit_file *const *)b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (int)y->idlen - (int)x->idlen;	/* with a build-id first */
+}
+
+/* Mark the sampled processes' ancestors: their maps are the children's too. */
+static void mark_ancestors(struct rec_hits *h)
+{
+	for (int round = 0; round < 16; round++) {
+		size_t before = h->npids;
+		for (size_t i = 0; i < h->nforks; i++)
+			if (pid_has(h, (uint32_t)h->forks[i].pid))
+				pid_add(h, (uint32_t)h->forks[i].ppid);
+		if (h->npids == before)
+			break;
+	}
+}
+
+/* Where the file of a map can be read now: in its process's mount
+ * namespace while it lives, else at its path; " (deleted)" dropped. */
+static char *readable_path(const struct hit_file *m, char *name)
+{
+	size_t l = strlen(name);
+	if (l > 10 && !strcmp(name + l - 10, " (deleted)"))
+		name[l - 10] = '\0';
+	if (m->pid > 0) {
+		char *p = xasprintf("/proc/%d/root%s", m->pid, name);
+		if (access(p, R_OK) == 0)
+			return p;
+		free(p);
+	}
+	return xstrdup(name);
+}
+
+/* The module's file from modules.dep ("kernel/fs/x.ko.xz: deps"), else NULL. */
+static char *module_path(const char *mod)
+{
+	struct utsname u;
+	if (uname(&u) != 0)
+		return NULL;
+	char *dep = xasprintf("/lib/modules/%s/modules.dep", u.release);
+	char *buf = read_file(dep, NULL);
+	char *found = NULL;
+	free(dep);
+	if (!buf)
+		return NULL;
+	char *save = NULL;
+	for (char *l = strtok_r(buf, "\n", &save); l && !found; l = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(l, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		const char *base = strrchr(l, '/');
+		base = base ? base + 1 : l;
+		size_t n = strlen(mod), k;
+		for (k = 0; k < n && base[k]; k++)
+			if (!(base[k] == mod[k] || ((base[k] == '-' || base[k] == '_') &&
+						    (mod[k] == '-' || mod[k] == '_'))))
+				break;
+		if (k == n && !strncmp(base + n, ".ko", 3))
+			found = xasprintf("/lib/modules/%s/%s", u.release, l);
+	}
+	free(buf);
+	return found;
+}
+
+static bool compressed(const char *p)
+{
+	const char *dot = strrchr(p, '.');
+	return dot && (!strcmp(dot, ".xz") || !strcmp(dot, ".zst") || !strcmp(dot, ".gz"));
+}
+
+void rec_hits_finish(struct recording *r)
+{
+	struct rec_hits *h = r->hits;
+	if (!h)
+		return;
+	struct strbuf b = { 0 };
+	if (h->any_time) {
+		pd_feat_put_u64(&b, h->first_time);
+		pd_feat_put_u64(&b, h->last_time);
+		pd_writer_add_feature(r->w, PD_FEAT_SAMPLE_TIME, b.buf, b.len);
+		sb_reset(&b);
+	}
+	struct buildid_cache *c = NULL;
+	bool kallsyms_current = false;
+	if (!r->opts.no_buildid_cache) {
+		char *dir = buildid_dir(r->opts.buildid_dir);
+		c = buildid_cache_open(dir, NULL);
+		kallsyms_current = buildid_cache_kallsyms_current(dir);
+		free(dir);
+	}
+	uint8_t id[BUILDID_MAX];
+	size_t n = buildid_of_notes("/sys/kernel/notes", id, sizeof(id)), nentries = 0;
+	if (n) {
+		put_build_id(&b, PERF_RECORD_MISC_KERNEL, id, n, "[kernel.kallsyms]");
+		/* saved again when the addresses changed (another boot) */
+		buildid_cache_add(c, "[kernel.kallsyms]", "/proc/kallsyms", "kallsyms", id, n,
+				  !kallsyms_current);
+		nentries++;
+	}
+	for (size_t i = 0; i < h->nmods; i++) {
+		if (!h->mods[i].hit)
+			continue;
+		char *notes = xasprintf("/sys/module/%s/notes/.note.gnu.build-id", h->mods[i].name);
+		n = buildid_of_notes(notes, id, sizeof(id));
+		free(notes);
+		if (!n)
+			continue;
+		char *path = module_path(h->mods[i].name);
+		char *shown = path ? xstrdup(path) : xasprintf("[%s]", h->mods[i].name);
+		put_build_id(&b, PERF_RECORD_MISC_KERNEL, id, n, shown);
+		nentries++;
+		if (path && !compressed(path))
+			buildid_cache_add(c, path, path, "elf", id, n, false);
+		free(path);
+		free(shown);
+	}
+	mark_ancestors(h);
+	for (size_t i = 0; i < h->nmaps; i++) {	/* the files of the sampled processes */
+		struct hit_file *f = &h->files[h->maps[i].file];
+		if (!f->used && pid_has(h, h->maps[i].pid)) {
+			f->used = true;
+			f->pid = (int)h->maps[i].pid;
+		}
+	}
+	struct hit_file **used = xcalloc(h->nfiles + 1, sizeof(*used));
+	size_t nused = 0;
+	for (size_t i = 0; i < h->nfiles; i++)
+		if (h->files[i].used)
+			used[nused++] = &h->files[i];
+	qsort(used, nused, sizeof(*used), cmp_file);
+	for (size_t i = 0; i < nused; i++) {
+		struct hit_file *m = used[i];
+		if (i && !strcmp(m->name, used[i - 1]->name))
+			continue;	/* one entry per path: the one with a build-id */
+		char *name = xstrdup(m->name);
+		char *src = readable_path(m, name);
+		n = m->idlen;
+		if (n)
+			memcpy(id, m->id, n);
+		else
+			n = buildid_of_file(src, id, sizeof(id));
+		if (n) {
+			put_build_id(&b, PERF_RECORD_MISC_USER, id, n, name);
+			nentries++;
+			/* a file replaced since its mmap is not saved as the old build-id */
+			uint8_t now[BUILDID_MAX];
+			if (c && (!m->idlen || (buildid_of_file(src, now, sizeof(now)) == n &&
+					       !memcmp(now, id, n))))
+				buildid_cache_add(c, name, src, "elf", id, n, false);
+		}
+		free(src);
+		free(name);
+	}
+	free(used);
+	if (b.len)
+		pd_writer_add_feature(r->w, PD_FEAT_BUILD_ID, b.buf, b.len);
+	sb_free(&b);
+	struct buildid_cache_stats st = { 0 };
+	if (c) {
+		buildid_cache_close(c, &st);
+		pr_info("build-ids of %zu files hit; build-id cache: %zu added (%.1f MiB), %zu already "
+			"there, %zu not saved", nentries, st.added, (double)st.bytes / (1 << 20),
+			st.present, st.skipped);
+	}
+}
+
+void rec_hits_free(struct recording *r)
+{
+	struct rec_hits *h = r->hits;
+	if (!h)
+		return;
+	for (size_t i = 0; i < h->nfiles; i++)
+		free(h->files[i].name);
+	free(h->files);
+	free(h->buckets);
+	free(h->maps);
+	free(h->forks);
+	free(h->pids);
+	free(h->mods);
+	free(h);
+	r->hits = NULL;
+}
