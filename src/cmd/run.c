@@ -101,7 +101,7 @@ static const struct cli_opt run_table[] = {
 		 "context-switches, cpu-migrations, cycles, instructions...",
 		 &run_opts, parse_event),
 	CLI_DOUBLE('I', "interval", "SEC", "also dump the maps every SEC seconds", &run_opts.interval,
-		   0.01, 1e7, "a number of seconds, at least 0.01, e.g. 1 or 0.5"),
+		   0.01, CLI_SECONDS_MAX, "a number of seconds from 0.01 to 1e7, e.g. 1 or 0.5"),
 	CLI_FLAG(0, "heatmap", "with --interval: print histogram maps as one heat-map row\n"
 		 "per interval instead of full dumps", &run_opts.heatmap),
 	CLI_STR(0, "event-type", "NAME", "decode stream records as struct NAME", &run_opts.event_type),

@@ -65,7 +65,7 @@ static int parse_args(int argc, char **argv, struct stat_cli *o)
 		CLI_STR('C', "cpu", "CPUS", "count only on these CPUs (e.g. 0-1,3); implies counting per CPU",
 			&o->target.cpu_list),
 		CLI_DOUBLE('I', "interval-print", "MS", "print the counts every MS milliseconds", &o->interval_ms,
-			   10, 1e9, "milliseconds, at least 10"),
+			   10, 1e9, "milliseconds, from 10 to 1e9"),
 		CLI_FLAG('A', "no-aggr", "a line per CPU (with -a or -C)", &o->no_aggr),
 		CLI_STR('x', "field-separator", "SEP", "CSV output with SEP between the fields", &o->sep),
 		CLI_FLAG('j', "json-output", "JSON output, one object per line", &o->json),

@@ -63,7 +63,7 @@ static int parse_args(int argc, char **argv, struct trace_cli *o)
 			 &o->target.system_wide),
 		CLI_FLAG(0, "failure", "show only failed calls", &o->failure),
 		CLI_DOUBLE(0, "duration", "MS", "show only calls that took longer than MS milliseconds", &o->min_ms,
-			   0, 1e9, "milliseconds"),
+			   0, 1e9, "milliseconds, from 0 to 1e9"),
 		CLI_STR('o', "output", "FILE", "write the trace to FILE instead of stdout", &o->output),
 		CLI_FLAG(0, "json", "JSON: one object per event; -s: one summary document", &o->json),
 		CLI_FLAG('T', "time", "absolute timestamps (CLOCK_MONOTONIC seconds)", &o->abs_time),

@@ -386,16 +386,16 @@ struct pd_file *pd_open_mem(const void *buf, size_t len, char *err, size_t errle
 
 struct pd_file *pd_open(const char *path, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		seterr(err, errlen, "cannot open %s: %s%s", path, strerror(errno),
-		       errno == ENOENT ? "; record one first with 'bpfperf record' or give -i FILE" : "");
+	struct stat st;
+	int fd = open_regular(path, 0, &st);
+	if (fd == -EINVAL) {
+		seterr(err, errlen, "%s is %s, not a regular file: give the path of a perf.data file",
+		       path, file_type_name(st.st_mode));
 		return NULL;
 	}
-	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		seterr(err, errlen, "%s is not a regular file", path);
-		close(fd);
+	if (fd < 0) {
+		seterr(err, errlen, "cannot open %s: %s%s", path, strerror(-fd),
+		       fd == -ENOENT ? "; record one first with 'bpfperf record' or give -i FILE" : "");
 		return NULL;
 	}
 	struct pd_file *f = xcalloc(1, sizeof(*f));
