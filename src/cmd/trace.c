@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,17 +146,29 @@ static bool want_summary(const struct trace_cli *o)
 	return o->summary_only || o->with_summary || o->errno_summary;
 }
 
-/* The summary, the flush of the output and what was lost. */
-static void finish_output(const struct trace_cli *o, struct trace *tr, struct trace_printer *p)
+/* The summary, the flush of the output and what was lost. When the reader
+ * of the output has gone (closed: "trace -a | head -1"), what is left of the
+ * trace is dropped and the summary goes to stderr. */
+static void finish_output(const struct trace_cli *o, struct trace *tr, struct trace_printer *p,
+			  bool closed)
 {
 	struct trace_summary s;
+	FILE *out = p->out;
 	trace_summary(tr, &s);
+	if (closed) {
+		__fpurge(out);
+		clearerr(out);
+		p->out = stderr;
+		pr_info("the reader of the output has gone: tracing stopped%s",
+			want_summary(o) ? "; the summary goes to stderr" : "");
+	}
 	if (want_summary(o) && o->json)
 		trace_print_summary_json(p, &s, o->summary_only);
 	else if (want_summary(o))
 		trace_print_summary_text(p, &s);
 	if (fflush(p->out) != 0 || ferror(p->out))
 		pr_err("writing the trace failed: %s", strerror(errno));
+	p->out = out;
 
 	const uint64_t *cnt = s.counters;
 	if (cnt[TRACE_CNT_LOST_EVENTS] || cnt[TRACE_CNT_LOST_AUG])
@@ -226,16 +239,23 @@ static int run_trace(const struct trace_cli *o, struct workload *wl, struct trac
 	struct stop_loop loop = {
 		.wl = wl->pid > 0 ? wl : NULL,
 		.target = &o->target,
+		.out_fd = fileno(p->out),
 		.poll = poll_trace,
 		.ctx = tr,
 	};
 	enum stop_reason why = stop_loop_run(&loop);
 	trace_stop(tr);
-	finish_output(o, tr, p);
+	/* Also when a write failed (EPIPE) before the loop saw it. */
+	bool closed = why == STOP_OUTPUT_CLOSED || (ferror(p->out) && output_closed(fileno(p->out)));
+	finish_output(o, tr, p, closed);
+	/* The reader's choice to stop is no failure (nor the workload's
+	 * SIGTERM then). */
 	if (why == STOP_ERROR)
 		ret = EXIT_FAIL;
+	else if (closed || wl->pid <= 0)
+		ret = EXIT_OK;
 	else
-		ret = wl->pid > 0 ? workload_exit_status(wl) : EXIT_OK;
+		ret = workload_exit_status(wl);
 out:
 	trace_close(tr);
 	if (p->out && p->out != stdout)

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <malloc.h>
+#include <poll.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -365,6 +366,14 @@ size_t edit_distance(const char *a, const char *b)
 		memcpy(prev, cur, sizeof(size_t) * (lb + 1));
 	}
 	return prev[lb];
+}
+
+/* poll() reports POLLERR on the write end of a pipe whose read end is closed
+ * (POLLHUP on a socket); a regular file or a terminal never does. */
+bool output_closed(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
 }
 
 uint64_t now_ns(void)

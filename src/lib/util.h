@@ -75,6 +75,10 @@ bool *cpu_online_mask(void);
 /* Levenshtein distance (capped at 64) for "did you mean" suggestions. */
 size_t edit_distance(const char *a, const char *b);
 
+/* Has the reader of this pipe or socket gone (closed its end)? Seen without
+ * writing; false for regular files and terminals. */
+bool output_closed(int fd);
+
 uint64_t now_ns(void);		/* CLOCK_MONOTONIC */
 uint64_t str_hash(const char *s);	/* FNV-1a */
 uint64_t hash_u64(uint64_t x);

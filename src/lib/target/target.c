@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -250,7 +251,7 @@ static void __attribute__((noreturn)) child_main(struct workload *w, char **argv
 	do
 		n = read(go_rd, &b, 1);
 	while (n < 0 && errno == EINTR);
-	if (n != 0 || getppid() != tracer)
+	if (n != 0 || !__atomic_load_n(w->released, __ATOMIC_ACQUIRE) || getppid() != tracer)
 		_exit(127);	/* the tracer gave up or died: do not run */
 	execv(w->path, argv);
 	int e = errno;
@@ -268,6 +269,14 @@ int workload_prepare(struct workload *w, char **argv)
 	if (!w->path) {
 		int e = errno;
 		report_exec_error(argv[0], e);
+		return -e;
+	}
+	w->released = mmap(NULL, sizeof(*w->released), PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (w->released == MAP_FAILED) {
+		int e = errno;
+		w->released = NULL;
+		pr_err("cannot map a page to start '%s': %s", argv[0], strerror(e));
 		return -e;
 	}
 	if (pipe2(go, O_CLOEXEC) < 0) {
@@ -307,6 +316,7 @@ int workload_prepare(struct workload *w, char **argv)
 int workload_start(struct workload *w)
 {
 	int e = 0;
+	__atomic_store_n(w->released, 1, __ATOMIC_RELEASE);
 	close(w->go_fd);	/* EOF releases the exec (see child_main) */
 	w->go_fd = -1;
 	ssize_t n;
@@ -372,4 +382,7 @@ void workload_destroy(struct workload *w)
 		workload_reap(w, true);
 	free(w->path);
 	w->path = NULL;
+	if (w->released)
+		munmap((void *)w->released, sizeof(*w->released));
+	w->released = NULL;
 }

@@ -68,6 +68,10 @@ struct workload {
 	bool reaped;
 	int status;		/* wait status once reaped */
 	char *path;		/* the resolved program */
+	/* A page shared with the child: set before the cork is closed, so
+	 * that the child tells its release from the tracer's death (both
+	 * close the pipe; a dying tracer closes it before it is reparented). */
+	volatile int *released;
 };
 
 /* Find argv[0] in PATH and fork a child that waits, corked, before exec.
