@@ -267,7 +267,9 @@ static void one_run(struct runner *r, const pid_t *tids, size_t nr_tids, const b
 	if ((r->per_cpu || nr_tids || !wl.pid) && stat_enable(s) < 0)
 		goto out;
 	r->t0 = now_ns();
-	if (wl.pid > 0 && (err = workload_start(&wl)) < 0) {
+	/* A stop signal while setting up: the workload is not released; the
+	 * stop loop ends it at once. */
+	if (wl.pid > 0 && !stop_signal_received() && (err = workload_start(&wl)) < 0) {
 		res->status = workload_failed_status(err);
 		goto out;
 	}

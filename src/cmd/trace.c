@@ -227,11 +227,12 @@ static int run_trace(const struct trace_cli *o, struct workload *wl, struct trac
 	}
 	setvbuf(p->out, outbuf, _IOFBF, sizeof(outbuf));
 
-	stop_signals_install(true);
 	if (trace_start(tr, o->target.pids, o->target.nr_pids, wl->pid) < 0)
 		goto out;
 	p->t0 = now_ns();
-	if (wl->pid > 0 && (err = workload_start(wl)) < 0) {
+	/* A stop signal while setting up: the workload is not released; the
+	 * stop loop ends it at once. */
+	if (wl->pid > 0 && !stop_signal_received() && (err = workload_start(wl)) < 0) {
 		ret = workload_failed_status(err);
 		goto out;
 	}
@@ -282,6 +283,8 @@ int cmd_trace(int argc, char **argv)
 	p.abs_time = o.abs_time;
 	p.errno_summary = o.errno_summary;
 
+	/* Before the workload exists: a signal while loading stops cleanly. */
+	stop_signals_install(true);
 	/* The cheapest errors first: the command, privileges, -e. */
 	if (o.target.argv && (err = workload_prepare(&wl, o.target.argv)) < 0)
 		ret = workload_failed_status(err);
