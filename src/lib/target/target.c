@@ -246,7 +246,8 @@ static void __attribute__((noreturn)) child_main(struct workload *w, char **argv
 	/* Released by the tracer closing its end (EOF), not by a byte: a write
 	 * would be one more system call that the programs just attached see
 	 * (and count) as the tracer's. A tracer that dies also closes its end,
-	 * so the child checks that its parent is still the tracer. */
+	 * before it is reparented (exit closes files first): the flag in the
+	 * shared page, set only by workload_start, tells the two apart. */
 	ssize_t n;
 	do
 		n = read(go_rd, &b, 1);
