@@ -38,6 +38,13 @@ ok "FIFO at a DSO path: report done in $(ms_since $t) ms, with a warning"
 # the input itself a FIFO: refused at once
 mkfifo in.fifo
 expect_fail "report -i FIFO" "is a FIFO, not a regular file" timeout 10 "$BPFPERF" report -i in.fifo
+# --kallsyms FIFO: kernel addresses unresolved, with a warning, no wait
+timeout 10 "$BPFPERF" report -i dso.data --kallsyms in.fifo >/dev/null 2>ks.err
+rc=$?
+[ $rc = 124 ] && fail "report blocked on --kallsyms FIFO (killed after 10 s)"
+[ $rc = 0 ] || { cat ks.err; fail "report --kallsyms FIFO failed ($rc)"; }
+grep -q "in.fifo: not a regular file" ks.err || { cat ks.err; fail "--kallsyms FIFO: no warning"; }
+ok "report --kallsyms FIFO: done, with a warning"
 
 # ---- report: a FIFO as /tmp/perf-PID.map of a JIT ----
 # A process running code in a private anonymous executable mapping (//anon),

@@ -36,5 +36,12 @@ for s in "" "-S"; do
   ok "trace -a $s | head -1: exited $waited ms after head"
 done
 kill $busy; wait $busy 2>/dev/null
+# report | head -1: ends at once too (SIGPIPE)
+"$BPFPERF" record -e cpu-clock -o r.data -- "$DEMO" 0.3 >/dev/null 2>&1 || fail "record of the demo"
+t=$(date +%s%N)
+timeout 10 "$BPFPERF" report -i r.data 2>/dev/null | head -1 >/dev/null
+took=$(ms_since $t)
+[ $took -lt 5000 ] || fail "report | head -1 took $took ms"
+ok "report | head -1: $took ms"
 
 exit 0
