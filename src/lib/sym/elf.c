@@ -324,8 +324,9 @@ static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 
 static size_t read_minidebuginfo(const char *path, struct symtab *st)
 {
-	/* libdwfl reads (and closes) the fd we give it: a file checked here,
-	 * not one it would open again by path. */
+	/* libdwfl reads the fd we give it (a file checked here, not one it
+	 * would open again by path) and closes it with its module; when no
+	 * module is made, the fd stays ours. */
 	int fd = open_regular(path, 0, NULL);
 	if (fd < 0)
 		return 0;
@@ -341,6 +342,8 @@ static size_t read_minidebuginfo(const char *path, struct symtab *st)
 	}
 	size_t count = 0;
 	Dwfl_Module *mod = dwfl_report_offline(dwfl, "", path, fd);
+	if (!mod)
+		close(fd);
 	dwfl_report_end(dwfl, NULL, NULL);
 	GElf_Addr bias = 0;
 	if (!mod || !dwfl_module_getelf(mod, &bias)) {
