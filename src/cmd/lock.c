@@ -215,10 +215,11 @@ static int run_lock(const struct lock_cli *o, uint64_t type_mask, struct workloa
 	if (lock_open(&lo, &l) < 0)
 		return EXIT_FAIL;
 	say_design(l);
-	stop_signals_install(true);
 	if (lock_start(l, o->target.pids, o->target.nr_pids, wl->pid) < 0)
 		goto out;
-	if (wl->pid > 0 && (err = workload_start(wl)) < 0) {
+	/* A stop signal while setting up: the workload is not released; the
+	 * stop loop ends it at once. */
+	if (wl->pid > 0 && !stop_signal_received() && (err = workload_start(wl)) < 0) {
 		ret = workload_failed_status(err);
 		goto out;
 	}
@@ -280,6 +281,8 @@ int cmd_lock(int argc, char **argv)
 		free(o.target.pids);
 		return cli_exit(ret);
 	}
+	/* Before the workload exists: a signal while loading stops cleanly. */
+	stop_signals_install(true);
 	if (o.target.argv && (err = workload_prepare(&wl, o.target.argv)) < 0)
 		ret = workload_failed_status(err);
 	else if (bpf_privileges_check("the lock contention BPF programs") < 0)

@@ -326,7 +326,9 @@ static int run(struct recording *rec, struct workload *wl, const struct record_f
 {
 	int status = 0, err;
 	recording_enable(rec);
-	if (wl->pid > 0 && (err = workload_start(wl)) < 0) {
+	/* A stop signal while setting up: the workload is not released; the
+	 * stop loop ends it at once. */
+	if (wl->pid > 0 && !stop_signal_received() && (err = workload_start(wl)) < 0) {
 		status = workload_failed_status(err);
 	} else {
 		struct stop_loop loop = {

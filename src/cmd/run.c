@@ -101,7 +101,7 @@ static const struct cli_opt run_table[] = {
 		 "context-switches, cpu-migrations, cycles, instructions...",
 		 &run_opts, parse_event),
 	CLI_DOUBLE('I', "interval", "SEC", "also dump the maps every SEC seconds", &run_opts.interval,
-		   0.01, 1e7, "a number of seconds, at least 0.01, e.g. 1 or 0.5"),
+		   0.01, CLI_SECONDS_MAX, "a number of seconds from 0.01 to 1e7, e.g. 1 or 0.5"),
 	CLI_FLAG(0, "heatmap", "with --interval: print histogram maps as one heat-map row\n"
 		 "per interval instead of full dumps", &run_opts.heatmap),
 	CLI_STR(0, "event-type", "NAME", "decode stream records as struct NAME", &run_opts.event_type),
@@ -220,6 +220,8 @@ static int run_open(struct run *r)
 static int run_load(struct run *r)
 {
 	const struct run_opts *o = r->o;
+	/* Before the command exists: a signal while loading stops cleanly. */
+	stop_signals_install(false);
 	if (o->target.argv && !o->xlated) {
 		int err = workload_prepare(&r->wl, o->target.argv);
 		if (err)
@@ -266,8 +268,9 @@ static int run_attach(struct run *r)
 		r->links == 1 ? "" : "s", r->nr_objs, r->nr_objs == 1 ? "" : "s",
 		(double)(now_ns() - r->t0) / 1e6, (double)(r->t_loaded - r->t0) / 1e6,
 		cmd ? "" : "; Ctrl-C to stop");
-	stop_signals_install(false);
-	if (cmd) {
+	/* A stop signal while loading: the command is not released; the stop
+	 * loop ends it at once and the maps are dumped. */
+	if (cmd && !stop_signal_received()) {
 		int err = workload_start(&r->wl);
 		if (err)
 			return workload_failed_status(err);

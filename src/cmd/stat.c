@@ -66,7 +66,7 @@ static int parse_args(int argc, char **argv, struct stat_cli *o)
 		CLI_STR('C', "cpu", "CPUS", "count only on these CPUs (e.g. 0-1,3); implies counting per CPU",
 			&o->target.cpu_list),
 		CLI_DOUBLE('I', "interval-print", "MS", "print the counts every MS milliseconds", &o->interval_ms,
-			   10, 1e9, "milliseconds, at least 10"),
+			   10, 1e9, "milliseconds, from 10 to 1e9"),
 		CLI_FLAG('A', "no-aggr", "a line per CPU (with -a or -C)", &o->no_aggr),
 		CLI_STR('x', "field-separator", "SEP", "CSV output with SEP between the fields", &o->sep),
 		CLI_FLAG('j', "json-output", "JSON output, one object per line", &o->json),
@@ -268,7 +268,9 @@ static void one_run(struct runner *r, const pid_t *tids, size_t nr_tids, const b
 	if ((r->per_cpu || nr_tids || !wl.pid) && stat_enable(s) < 0)
 		goto out;
 	r->t0 = now_ns();
-	if (wl.pid > 0 && (err = workload_start(&wl)) < 0) {
+	/* A stop signal while setting up: the workload is not released; the
+	 * stop loop ends it at once. */
+	if (wl.pid > 0 && !stop_signal_received() && (err = workload_start(&wl)) < 0) {
 		res->status = workload_failed_status(err);
 		goto out;
 	}

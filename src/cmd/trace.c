@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,7 +65,7 @@ static int parse_args(int argc, char **argv, struct trace_cli *o)
 			 &o->target.system_wide),
 		CLI_FLAG(0, "failure", "show only failed calls", &o->failure),
 		CLI_DOUBLE(0, "duration", "MS", "show only calls that took longer than MS milliseconds", &o->min_ms,
-			   0, 1e9, "milliseconds"),
+			   0, 1e9, "milliseconds, from 0 to 1e9"),
 		CLI_STR('o', "output", "FILE", "write the trace to FILE instead of stdout", &o->output),
 		CLI_FLAG(0, "json", "JSON: one object per event; -s: one summary document", &o->json),
 		CLI_FLAG('T', "time", "absolute timestamps (CLOCK_MONOTONIC seconds)", &o->abs_time),
@@ -146,15 +147,27 @@ static bool want_summary(const struct trace_cli *o)
 	return o->summary_only || o->with_summary || o->errno_summary;
 }
 
-/* The summary, the flush of the output and what was lost. */
-static void finish_output(const struct trace_cli *o, struct trace *tr, struct trace_printer *p)
+/* The summary, the flush of the output and what was lost. When the reader
+ * of the output has gone (closed: "trace -a | head -1"), what is left of the
+ * trace is dropped and the summary goes to stderr. */
+static void finish_output(const struct trace_cli *o, struct trace *tr, struct trace_printer *p,
+			  bool closed)
 {
 	struct trace_summary s;
+	FILE *out = p->out;
 	trace_summary(tr, &s);
+	if (closed) {
+		__fpurge(out);
+		clearerr(out);
+		p->out = stderr;
+		pr_info("the reader of the output has gone: tracing stopped%s",
+			want_summary(o) ? "; the summary goes to stderr" : "");
+	}
 	if (want_summary(o) && o->json)
 		trace_print_summary_json(p, &s, o->summary_only);
 	else if (want_summary(o))
 		trace_print_summary_text(p, &s);
+	p->out = out;	/* the output file again, for its close */
 
 	const uint64_t *cnt = s.counters;
 	if (cnt[TRACE_CNT_LOST_EVENTS] || cnt[TRACE_CNT_LOST_AUG])
@@ -213,11 +226,12 @@ static int run_trace(const struct trace_cli *o, struct workload *wl, struct trac
 	p->out = ofile_stream(of);
 	setvbuf(p->out, outbuf, _IOFBF, sizeof(outbuf));
 
-	stop_signals_install(true);
 	if (trace_start(tr, o->target.pids, o->target.nr_pids, wl->pid) < 0)
 		goto out;
 	p->t0 = now_ns();
-	if (wl->pid > 0 && (err = workload_start(wl)) < 0) {
+	/* A stop signal while setting up: the workload is not released; the
+	 * stop loop ends it at once. */
+	if (wl->pid > 0 && !stop_signal_received() && (err = workload_start(wl)) < 0) {
 		ret = workload_failed_status(err);
 		goto out;
 	}
@@ -225,19 +239,26 @@ static int run_trace(const struct trace_cli *o, struct workload *wl, struct trac
 	struct stop_loop loop = {
 		.wl = wl->pid > 0 ? wl : NULL,
 		.target = &o->target,
+		.out_fd = fileno(p->out),
 		.poll = poll_trace,
 		.ctx = tr,
 	};
 	enum stop_reason why = stop_loop_run(&loop);
 	trace_stop(tr);
-	finish_output(o, tr, p);
+	/* Also when a write failed (EPIPE) before the loop saw it. */
+	bool closed = why == STOP_OUTPUT_CLOSED || (ferror(p->out) && output_closed(fileno(p->out)));
+	finish_output(o, tr, p, closed);
+	/* The reader's choice to stop is no failure (nor the workload's
+	 * SIGTERM then). */
 	if (why == STOP_ERROR)
 		ret = EXIT_FAIL;
+	else if (closed || wl->pid <= 0)
+		ret = EXIT_OK;
 	else
-		ret = wl->pid > 0 ? workload_exit_status(wl) : EXIT_OK;
+		ret = workload_exit_status(wl);
 	err = ofile_close(of);	/* every write checked: a lost trace is a failure */
 	of = NULL;
-	if (err < 0)
+	if (err < 0 && !closed)
 		ret = EXIT_FAIL;
 out:
 	ofile_abort(of);
@@ -263,6 +284,8 @@ int cmd_trace(int argc, char **argv)
 	p.abs_time = o.abs_time;
 	p.errno_summary = o.errno_summary;
 
+	/* Before the workload exists: a signal while loading stops cleanly. */
+	stop_signals_install(true);
 	/* The cheapest errors first: the command, privileges, -e. */
 	if (o.target.argv && (err = workload_prepare(&wl, o.target.argv)) < 0)
 		ret = workload_failed_status(err);

@@ -161,7 +161,7 @@ static int apply(const struct cli_opt *o, const char *arg, const char *shown)
 		*(uint64_t *)o->dst = u;
 		return CLI_OK;
 	case CLI_K_DOUBLE:
-		if (!parse_double(arg, &d) || !isfinite(d) || d < o->min || d > o->max)
+		if (!parse_duration(arg, o->min, o->max, true, &d))
 			return cli_bad_value(shown, arg, o->expect);
 		*(double *)o->dst = d;
 		return CLI_OK;
@@ -311,10 +311,8 @@ void cli_args_free(struct cli_args *a)
 
 const char *cli_parse_seconds(const char *arg, void *dst)
 {
-	double v;
-	if (!parse_double(arg, &v) || !isfinite(v) || v <= 0 || v > 1e7)
-		return "a number of seconds above 0 and at most 1e7, e.g. 5 or 0.5";
-	*(double *)dst = v;
+	if (!parse_duration(arg, 0, CLI_SECONDS_MAX, false, dst))
+		return "a number of seconds above 0 and at most 1e7 (115 days), e.g. 5 or 0.5";
 	return NULL;
 }
 

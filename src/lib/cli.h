@@ -44,7 +44,7 @@ enum cli_kind {
 	CLI_K_STR,	/* const char **dst = arg */
 	CLI_K_STRV,	/* struct cli_strv *dst: arg appended (repeatable) */
 	CLI_K_U64,	/* uint64_t *dst, within [min, max] */
-	CLI_K_DOUBLE,	/* double *dst, finite, within [min, max] */
+	CLI_K_DOUBLE,	/* double *dst, finite, within [min, max] (parse_duration) */
 	CLI_K_SIZE,	/* uint64_t *dst: bytes with K/M/G suffix, within [min, max] */
 	CLI_K_CHOICE,	/* int *dst = index of arg in choices (NULL-terminated) */
 	CLI_K_CALL,	/* cb(arg, dst): NULL, or what was expected (see CLI_REPORTED) */
@@ -134,6 +134,9 @@ void cli_args_free(struct cli_args *args);
 int cli_parse_cmd(const struct cli_cmd *cmd, int argc, char **argv, char ***workload);
 
 /* Values for CLI_K_CALL callbacks that several commands share. */
-const char *cli_parse_seconds(const char *arg, void *dst);	/* double seconds > 0, <= 1e7 */
+/* double seconds > 0, <= CLI_SECONDS_MAX (parse_duration: inf, nan, 1e11
+ * are usage errors, never a shorter time). */
+#define CLI_SECONDS_MAX 1e7
+const char *cli_parse_seconds(const char *arg, void *dst);
 
 #endif

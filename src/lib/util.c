@@ -7,11 +7,14 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <malloc.h>
+#include <poll.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -194,11 +197,60 @@ ssize_t read_full(int fd, void *buf, size_t len)
 	return (ssize_t)n;
 }
 
-char *read_file(const char *path, size_t *len)
+const char *file_type_name(unsigned int mode)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	switch (mode & S_IFMT) {
+	case S_IFREG: return "a regular file";
+	case S_IFDIR: return "a directory";
+	case S_IFIFO: return "a FIFO";
+	case S_IFSOCK: return "a socket";
+	case S_IFCHR: return "a character device";
+	case S_IFBLK: return "a block device";
+	case S_IFLNK: return "a symbolic link";
+	default: return "not a regular file";
+	}
+}
+
+const char *open_regular_strerror(int err)
+{
+	if (err == -EINVAL)
+		return "not a regular file (a FIFO, device or directory)";
+	if (err == -EFBIG)
+		return "too large";
+	return strerror(-err);
+}
+
+int open_regular(const char *path, uint64_t max_size, struct stat *st_out)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	if (st_out)
+		*st_out = st;
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	if (max_size && (uint64_t)st.st_size > max_size) {
+		close(fd);
+		return -EFBIG;
+	}
+	return fd;
+}
+
+char *read_file_max(const char *path, size_t max, size_t *len)
+{
+	int fd = open_regular(path, max, NULL);
+	if (fd < 0) {
+		errno = -fd;
 		return NULL;
+	}
 	size_t cap = 4096, n = 0;
 	char *buf = xmalloc(cap);
 	for (;;) {
@@ -206,7 +258,11 @@ char *read_file(const char *path, size_t *len)
 			cap *= 2;
 			buf = xrealloc(buf, cap);
 		}
-		ssize_t r = read(fd, buf + n, cap - n - 1);
+		/* One byte more than max may be read: that is how "too big" is seen. */
+		size_t want = cap - n - 1;
+		if (max - n < want)
+			want = max - n + 1;
+		ssize_t r = read(fd, buf + n, want);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
@@ -219,12 +275,23 @@ char *read_file(const char *path, size_t *len)
 		if (r == 0)
 			break;
 		n += (size_t)r;
+		if (n > max) {
+			free(buf);
+			close(fd);
+			errno = EFBIG;
+			return NULL;
+		}
 	}
 	close(fd);
 	buf[n] = '\0';
 	if (len)
 		*len = n;
 	return buf;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	return read_file_max(path, READ_FILE_MAX, len);
 }
 
 int parse_cpu_list(const char *s, bool *mask, int nr_cpus)
@@ -301,6 +368,14 @@ size_t edit_distance(const char *a, const char *b)
 	return prev[lb];
 }
 
+/* poll() reports POLLERR on the write end of a pipe whose read end is closed
+ * (POLLHUP on a socket); a regular file or a terminal never does. */
+bool output_closed(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
+}
+
 uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -349,6 +424,15 @@ bool parse_double(const char *s, double *out)
 	errno = 0;
 	double v = strtod(s, &end);
 	if (errno || *end || v != v)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool parse_duration(const char *s, double min, double max, bool zero_ok, double *out)
+{
+	double v;
+	if (!parse_double(s, &v) || !isfinite(v) || v < min || v > max || (!zero_ok && v <= 0))
 		return false;
 	*out = v;
 	return true;

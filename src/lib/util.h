@@ -40,7 +40,26 @@ void sb_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(pr
 void sb_reset(struct strbuf *sb);
 void sb_free(struct strbuf *sb);
 
-/* Whole file into a NUL-terminated buffer; NULL and errno set on failure. */
+/* Open a file that must be a regular file, to read it. With O_NONBLOCK, so
+ * that a FIFO (or a device) put where a file was expected cannot block the
+ * open, then fstat: anything but a regular file is refused. max_size (0: no
+ * limit) bounds the size fstat gives. The fd (O_CLOEXEC, O_NONBLOCK, which
+ * changes nothing for regular files), or a negative errno: the open's,
+ * -EINVAL when it is not a regular file (st->st_mode, if st, says what it is:
+ * see file_type_name), -EFBIG when it is larger than max_size. st may be NULL. */
+struct stat;
+int open_regular(const char *path, uint64_t max_size, struct stat *st);
+/* The text for a negative errno from open_regular/read_file: "not a regular
+ * file" for -EINVAL, "too large" for -EFBIG, else strerror's. */
+const char *open_regular_strerror(int err);
+/* "a FIFO", "a directory", "a socket", ... for a st_mode. */
+const char *file_type_name(unsigned int mode);
+/* Whole regular file into a NUL-terminated buffer, at most max bytes (also
+ * for files whose size is unknown, as in /proc); NULL and errno set on
+ * failure (EINVAL: not a regular file, EFBIG: more than max bytes). */
+char *read_file_max(const char *path, size_t max, size_t *len);
+/* read_file_max with READ_FILE_MAX. */
+#define READ_FILE_MAX ((size_t)256 << 20)
 char *read_file(const char *path, size_t *len);
 /* read() until len bytes or the end of the file (EINTR retried): the count
  * read, or -1 with errno. */
@@ -56,6 +75,10 @@ bool *cpu_online_mask(void);
 /* Levenshtein distance (capped at 64) for "did you mean" suggestions. */
 size_t edit_distance(const char *a, const char *b);
 
+/* Has the reader of this pipe or socket gone (closed its end)? Seen without
+ * writing; false for regular files and terminals. */
+bool output_closed(int fd);
+
 uint64_t now_ns(void);		/* CLOCK_MONOTONIC */
 uint64_t str_hash(const char *s);	/* FNV-1a */
 uint64_t hash_u64(uint64_t x);
@@ -63,5 +86,10 @@ uint64_t hash_u64(uint64_t x);
 /* Parse a non-negative number with an optional unit; returns false if malformed. */
 bool parse_u64(const char *s, uint64_t *out);
 bool parse_double(const char *s, double *out);
+/* A duration or interval in some unit (seconds, milliseconds): a finite
+ * number, not NaN, within [min, max] (rejected, never clamped: "inf" or 1e11
+ * must not become a shorter time), and above 0 when min is 0 and zero_ok is
+ * false. Every duration option goes through this. */
+bool parse_duration(const char *s, double min, double max, bool zero_ok, double *out);
 
 #endif

@@ -649,6 +649,20 @@ static void test_demangle_perfmap(void **state)
 		machine_free(m);
 	}
 	unlink(path);
+
+	/* A FIFO planted as the map: no symbols, and no wait for a writer
+	 * (the alarm turns a blocked open into a failure). */
+	assert_int_equal(mkfifo(path, 0600), 0);
+	alarm(10);
+	struct machine *m = machine_new(NULL);
+	machine_mmap(m, pid, pid, 0x7f0000000000ull, 0x10000, 0, "//anon", NULL, 0,
+		     PROT_EXEC | PROT_READ, false);
+	struct resolved r;
+	machine_resolve(m, pid, pid, 0x7f0000001010ull, AS_USER, &r);
+	assert_false(r.found);
+	machine_free(m);
+	alarm(0);
+	unlink(path);
 }
 
 static void test_threads(void **state)

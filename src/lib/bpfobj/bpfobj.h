@@ -142,7 +142,7 @@ int bpfobj_streams_open(struct bpfobj *bo, const struct bpfobj_output *o);
 int bpfobj_streams_poll(struct bpfobj *bo, int timeout_ms);
 /* Records printed and records the kernel reported lost (perf event arrays;
  * a ring buffer's failed reservations are not visible to user space). */
-void bpfobj_streams_stats(const struct bpfobj *bo, uint64_t *records, uint64_t *lost);
+void bpfobj_streams_stats(struct bpfobj *bo, uint64_t *records, uint64_t *lost);
 
 struct bpfobj_dump_opts {
 	struct bpfobj_output o;

@@ -55,6 +55,7 @@ struct bpfobj {
 	int epfd;
 	struct bpfobj_output out;
 	uint64_t records, lost;
+	uint64_t poll_end;	/* now_ns() after which a ring buffer poll hands back */
 	/* dump.c */
 	struct bpfobj_hist_state *hists;
 	int nr_hists;

@@ -61,9 +61,20 @@ static void print_record(struct bpfobj_stream *s, const void *data, size_t size)
 	}
 }
 
+/* A poll hands back after its wait plus this long of ring buffer records
+ * (checked every so many): records that come faster than they are printed
+ * would keep ring_buffer__consume going for ever, and the stop loop (signals,
+ * the duration) would never run. The callback's return that stops libbpf. */
+#define POLL_BUDGET_MS 50
+#define POLL_CHECK_EVERY 256
+#define POLL_YIELD (-ETIME)
+
 static int rb_cb(void *ctx, void *data, size_t size)
 {
-	print_record(ctx, data, size);
+	struct bpfobj_stream *s = ctx;
+	print_record(s, data, size);
+	if (s->bo->records % POLL_CHECK_EVERY == 0 && now_ns() > s->bo->poll_end)
+		return POLL_YIELD;	/* this record is consumed */
 	return 0;
 }
 
@@ -200,6 +211,7 @@ int bpfobj_streams_poll(struct bpfobj *bo, int timeout_ms)
 		return 0;
 	}
 	uint64_t before = bo->records;
+	bo->poll_end = now_ns() + ((uint64_t)(timeout_ms > 0 ? timeout_ms : 0) + POLL_BUDGET_MS) * 1000000;
 	struct epoll_event evs[16];
 	int n = epoll_wait(bo->epfd, evs, 16, timeout_ms);
 	if (n < 0) {
@@ -220,9 +232,10 @@ int bpfobj_streams_poll(struct bpfobj *bo, int timeout_ms)
 	return (int)(bo->records - before);
 }
 
-void bpfobj_streams_stats(const struct bpfobj *bo, uint64_t *records, uint64_t *lost)
+void bpfobj_streams_stats(struct bpfobj *bo, uint64_t *records, uint64_t *lost)
 {
 	/* drain what is left */
+	bo->poll_end = UINT64_MAX;
 	if (bo->rb)
 		ring_buffer__consume(bo->rb);
 	for (int i = 0; i < bo->nr_streams; i++)

@@ -81,6 +81,12 @@ static void collect_copies(const struct trace_pending *p, struct trace_copy *cp)
 	}
 }
 
+/* A poll hands back after its wait plus this long of records, checking the
+ * time every so many records; the callback's return that stops libbpf. */
+#define POLL_BUDGET_MS 50
+#define POLL_CHECK_EVERY 256
+#define POLL_YIELD (-ETIME)
+
 /* The ring buffer callback: copied arguments are kept until their call's
  * record comes; a call goes to on_event with them. */
 static int on_record(void *ctx, void *data, size_t size)
@@ -116,6 +122,12 @@ static int on_record(void *ctx, void *data, size_t size)
 	tr->o.on_event(tr->o.ctx, &ev);
 	if (p)
 		p->len = 0;
+	/* Records that come faster than they are printed would keep
+	 * ring_buffer__poll consuming for ever, and the caller's stop loop
+	 * (signals, the duration, a closed output) would never run: hand
+	 * back once the poll's time is up (this record is consumed). */
+	if (++tr->poll_records % POLL_CHECK_EVERY == 0 && now_ns() > tr->poll_end)
+		return POLL_YIELD;
 	return 0;
 }
 
@@ -348,7 +360,11 @@ int trace_start(struct trace *tr, const pid_t *pids, size_t nr_pids, pid_t workl
 
 int trace_poll(struct trace *tr, int timeout_ms)
 {
+	tr->poll_records = 0;
+	tr->poll_end = now_ns() + ((uint64_t)(timeout_ms > 0 ? timeout_ms : 0) + POLL_BUDGET_MS) * 1000000;
 	int n = ring_buffer__poll(tr->rb, timeout_ms);
+	if (n == POLL_YIELD)
+		n = (int)tr->poll_records;
 	if (n < 0 && n != -EINTR)
 		pr_err("reading the ring buffer failed: %s", log_strerr(n));
 	return n;
@@ -377,6 +393,7 @@ void trace_stop(struct trace *tr)
 	detach_link(&skel->links.trace_fork);
 	trace_bpf__detach(skel);
 	bpf_wait_for_programs();
+	tr->poll_end = UINT64_MAX;	/* all of it: no more come */
 	ring_buffer__consume(tr->rb);
 }
 

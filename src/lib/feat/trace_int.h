@@ -28,6 +28,8 @@ struct trace {
 	bool attached;
 	uint64_t nr_events;
 	uint64_t nr_bad_records;
+	uint64_t poll_end;	/* now_ns() after which trace_poll hands back */
+	uint64_t poll_records;	/* records of the current trace_poll */
 	struct trace_pending *pending[TRACE_PENDING_BUCKETS];
 };
 

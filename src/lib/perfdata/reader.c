@@ -443,14 +443,20 @@ struct pd_file *pd_open(const char *path, char *err, size_t errlen)
 struct pd_file *pd_open_owned(const char *path, bool any_owner, long *owner, char *err, size_t errlen)
 {
 	*owner = -1;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		seterr(err, errlen, "cannot open %s: %s%s", path, strerror(errno),
-		       errno == ENOENT ? "; record one first with 'bpfperf record' or give -i FILE" : "");
+	struct stat st;
+	/* never blocks on a FIFO planted at the path */
+	int fd = open_regular(path, 0, &st);
+	if (fd == -EINVAL) {
+		seterr(err, errlen, "%s is %s, not a regular file: give the path of a perf.data file",
+		       path, file_type_name(st.st_mode));
 		return NULL;
 	}
-	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid != 0 && st.st_uid != geteuid()) {
+	if (fd < 0) {
+		seterr(err, errlen, "cannot open %s: %s%s", path, strerror(-fd),
+		       fd == -ENOENT ? "; record one first with 'bpfperf record' or give -i FILE" : "");
+		return NULL;
+	}
+	if (st.st_uid != 0 && st.st_uid != geteuid()) {
 		*owner = (long)st.st_uid;
 		if (!any_owner) {
 			seterr(err, errlen, "%s is not owned by the current user or root (uid %ld owns it): its "

@@ -62,6 +62,7 @@ enum stop_reason stop_loop_run(struct stop_loop *l)
 	uint64_t ival = l->interval > 0 ? (uint64_t)(l->interval * 1e9) : 0;
 	uint64_t next_tick = ival ? start + ival : 0;
 	uint64_t kill_at = 0;		/* the workload was told to stop; SIGKILL then */
+	uint64_t out_check = 0;		/* when the output was last checked */
 	enum stop_reason why = 0;
 	bool have_wl = l->wl && l->wl->pid > 0;
 	/* pidfds: a target that exited is seen even while it is a zombie
@@ -87,6 +88,13 @@ enum stop_reason stop_loop_run(struct stop_loop *l)
 		if (!why && tw && !target_watch_alive(tw)) {
 			why = STOP_TARGETS_GONE;
 			goto out;
+		}
+		/* One poll() per POLL_MAX_MS at most: the loop may turn much
+		 * more often under a high event rate. */
+		if (!why && l->out_fd > 0 && now - out_check >= (uint64_t)POLL_MAX_MS * 1000000) {
+			out_check = now;
+			if (output_closed(l->out_fd))
+				why = STOP_OUTPUT_CLOSED;
 		}
 		/* No tick once stopping: the caller's final output covers the
 		 * last interval (a tick due at the deadline is not printed). */

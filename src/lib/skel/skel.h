@@ -111,6 +111,7 @@ enum stop_reason {
 	STOP_DURATION,		/* the duration has passed */
 	STOP_WORKLOAD_EXIT,	/* the workload has exited (and is reaped) */
 	STOP_TARGETS_GONE,	/* every -p/-t target has exited */
+	STOP_OUTPUT_CLOSED,	/* the reader of the output pipe has gone */
 };
 
 struct stop_loop {
@@ -118,6 +119,10 @@ struct stop_loop {
 	const struct target *target;	/* its -p/-t ids are watched, or NULL */
 	double duration;		/* seconds, 0: none */
 	double interval;		/* seconds between tick() calls, 0: none */
+	/* The output's fd when it may be a pipe or a socket (stdout: 1): the
+	 * loop ends once nobody reads it any more ("| head -1"), also when
+	 * nothing is written. 0: not watched (fd 0 is never an output). */
+	int out_fd;
 	/* Wait up to timeout_ms for data and consume it: >= 0, or a negative
 	 * errno that ends the loop (-EINTR is not an error). Required. */
 	int (*poll)(void *ctx, int timeout_ms);

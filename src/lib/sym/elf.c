@@ -289,12 +289,13 @@ static bool elf_file_open(const char *path, struct elf_file *f)
 {
 	elf_init();
 	f->e = NULL;
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (f->fd < 0)
-		return false;
 	struct stat st;
-	if (fstat(f->fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(f->fd);
+	f->fd = open_regular(path, 0, &st);
+	if (f->fd == -EINVAL && !S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode))
+		pr_warn("%s is %s, not a regular file: its symbols are not read (was it replaced "
+			"after the recording?); put the program back or remove the path",
+			path, file_type_name(st.st_mode));
+	if (f->fd < 0) {
 		f->fd = -1;
 		return false;
 	}
@@ -342,16 +343,26 @@ static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 
 static size_t read_minidebuginfo(const char *path, struct symtab *st)
 {
+	/* libdwfl reads the fd we give it (a file checked here, not one it
+	 * would open again by path) and closes it with its module; when no
+	 * module is made, the fd stays ours. */
+	int fd = open_regular(path, 0, NULL);
+	if (fd < 0)
+		return 0;
 	static const Dwfl_Callbacks cb = {
 		.find_elf = dwfl_build_id_find_elf,
 		.find_debuginfo = no_debuginfo,
 		.section_address = dwfl_offline_section_address,
 	};
 	Dwfl *dwfl = dwfl_begin(&cb);
-	if (!dwfl)
+	if (!dwfl) {
+		close(fd);
 		return 0;
+	}
 	size_t count = 0;
-	Dwfl_Module *mod = dwfl_report_offline(dwfl, "", path, -1);
+	Dwfl_Module *mod = dwfl_report_offline(dwfl, "", path, fd);
+	if (!mod)
+		close(fd);
 	dwfl_report_end(dwfl, NULL, NULL);
 	GElf_Addr bias = 0;
 	if (!mod || !dwfl_module_getelf(mod, &bias)) {
@@ -520,12 +531,20 @@ static bool load_vdso(struct dso *d)
 	return elf_mem_load_syms(img, size, &d->st, &d->segs, &d->nsegs);
 }
 
-/* /tmp/perf-PID.map: "START SIZE name" in hex, absolute addresses. */
+/* /tmp/perf-PID.map: "START SIZE name" in hex, absolute addresses. A JIT
+ * writes a line per compiled function: 1 GiB is far beyond any real one. */
+#define PERF_MAP_MAX ((size_t)1 << 30)
+#define PERF_MAP_MAX_TEXT "1 GiB"
 static bool load_perf_map(struct dso *d)
 {
-	char *buf = read_file(d->path, NULL);
-	if (!buf)
+	char *buf = read_file_max(d->path, PERF_MAP_MAX, NULL);
+	if (!buf) {
+		if (errno == EINVAL || errno == EFBIG)
+			pr_warn("%s: %s: its symbols are not read; remove it or write the map again",
+				d->path, errno == EINVAL ? open_regular_strerror(-EINVAL)
+				: "larger than " PERF_MAP_MAX_TEXT);
 		return false;
+	}
 	char *save = NULL;
 	for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *end;

@@ -16,6 +16,9 @@
 
 #define RANK_DATA 10		/* not text: only used to end the previous symbol */
 #define MAX_FOREIGN_SIZE (64 * 1024)	/* bound of a symbol followed by another module's */
+/* A kallsyms file (or copy) read at most this far: ~10 MiB on distribution
+ * kernels, so a bigger one is not a kallsyms file. */
+#define KALLSYMS_MAX ((uint64_t)1 << 30)
 
 struct modrange {
 	const char *dso;
@@ -174,6 +177,7 @@ static void parse_line(struct kparse *k, char *line)
 static int parse_file(int fd, struct kparse *k)
 {
 	size_t carry = 0;
+	uint64_t total = 0;
 	char *prev = NULL;
 	for (;;) {
 		size_t cap = carry + BLOCK;
@@ -185,6 +189,11 @@ static int parse_file(int fd, struct kparse *k)
 			int e = errno;
 			free(buf);
 			return -e;
+		}
+		total += (uint64_t)r;
+		if (total > KALLSYMS_MAX) {
+			free(buf);
+			return -EFBIG;
 		}
 		size_t n = carry + (size_t)r;
 		bool eof = n < cap;
@@ -242,9 +251,9 @@ static long load(const char *path, const char *modules, struct strtab *strs, str
 		 bool *hidden, bool copy, bool data)
 {
 	*hidden = false;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path, KALLSYMS_MAX, NULL);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	struct kparse k = { .strs = strs, .st = st, .copy = copy, .data = data,
 			    .kernel = strtab_intern(strs, "[kernel.kallsyms]") };
 	/* ~130k lines on a distribution kernel: one allocation of the table */
@@ -313,11 +322,17 @@ long kallsyms_load_data(const char *path, const char *modules, struct strtab *st
 
 int kallsyms_find_names(const char *path, const char *const *names, uint64_t *addrs, size_t n)
 {
-	FILE *f = fopen(path, "re");
+	int fd = open_regular(path, KALLSYMS_MAX, NULL);
+	if (fd < 0)
+		return fd;
+	FILE *f = fdopen(fd, "r");
 	char line[512];
 	size_t found = 0;
-	if (!f)
-		return -errno;
+	if (!f) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
 	for (size_t i = 0; i < n; i++)
 		addrs[i] = 0;
 	while (found < n && fgets(line, sizeof(line), f)) {
@@ -352,7 +367,7 @@ long kallsyms_load_copy(const char *path, const char *modules, struct strtab *st
 static uint64_t text_address(const char *path)
 {
 	char buf[16384];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path, KALLSYMS_MAX, NULL);
 	if (fd < 0)
 		return 0;
 	ssize_t n = read_full(fd, buf, sizeof(buf) - 1);

@@ -379,9 +379,11 @@ const char *machine_comm_of(struct machine *m, int pid, int tid)
 }
 
 /* ---- DSOs ---- */
+/* Anonymous memory, as perf sees it: also "/dev/zero (deleted)", the name of
+ * shared anonymous mappings (where a JIT may put its code). */
 static bool is_anon_name(const char *f)
 {
-	return !*f || strcmp(f, "//anon") == 0 || strcmp(f, "/dev/zero") == 0 ||
+	return !*f || strcmp(f, "//anon") == 0 || strncmp(f, "/dev/zero", 9) == 0 ||
 	       strncmp(f, "/anon_hugepage", 14) == 0 || strncmp(f, "/memfd:", 7) == 0 ||
 	       strncmp(f, "/SYSV", 5) == 0 || strncmp(f, "[anon", 5) == 0;
 }
@@ -752,14 +754,14 @@ static void load_kallsyms(struct machine *m)
 			return;
 		}
 		pr_debug("%s: %s; reading %s", copy,
-			 n == -ESTALE ? "its modules are not those loaded now" : strerror((int)-n),
+			 n == -ESTALE ? "its modules are not those loaded now" : open_regular_strerror((int)n),
 			 m->opts.kallsyms);
 	}
 	long n = kallsyms_load(m->opts.kallsyms, m->opts.modules, m->strs, &m->ksyms, &hidden);
 	if (n < 0)
 		pr_warn("cannot read kernel symbols from %s: %s; kernel addresses stay "
 			"unresolved (run as root or pass a readable kallsyms file)",
-			m->opts.kallsyms, strerror((int)-n));
+			m->opts.kallsyms, open_regular_strerror((int)n));
 	else if (hidden)
 		pr_warn("kernel symbol addresses in %s are hidden (kptr_restrict); kernel "
 			"addresses stay unresolved (run as root or set "

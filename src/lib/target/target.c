@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/resource.h>
@@ -347,12 +348,13 @@ static void __attribute__((noreturn)) child_main(struct workload *w, char **argv
 	/* Released by the tracer closing its end (EOF), not by a byte: a write
 	 * would be one more system call that the programs just attached see
 	 * (and count) as the tracer's. A tracer that dies also closes its end,
-	 * so the child checks that its parent is still the tracer. */
+	 * before it is reparented (exit closes files first): the flag in the
+	 * shared page, set only by workload_start, tells the two apart. */
 	ssize_t n;
 	do
 		n = read(go_rd, &b, 1);
 	while (n < 0 && errno == EINTR);
-	if (n != 0 || getppid() != tracer)
+	if (n != 0 || !__atomic_load_n(w->released, __ATOMIC_ACQUIRE) || getppid() != tracer)
 		_exit(127);	/* the tracer gave up or died: do not run */
 	if (w->stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
 		_exit(127);
@@ -378,6 +380,14 @@ int workload_prepare_redirected(struct workload *w, char **argv, bool stdout_to_
 	if (!w->path) {
 		int e = errno;
 		report_exec_error(argv[0], e);
+		return -e;
+	}
+	w->released = mmap(NULL, sizeof(*w->released), PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (w->released == MAP_FAILED) {
+		int e = errno;
+		w->released = NULL;
+		pr_err("cannot map a page to start '%s': %s", argv[0], strerror(e));
 		return -e;
 	}
 	if (pipe2(go, O_CLOEXEC) < 0) {
@@ -418,6 +428,7 @@ int workload_start(struct workload *w)
 {
 	int e = 0;
 	w->start_ns = now_ns();
+	__atomic_store_n(w->released, 1, __ATOMIC_RELEASE);
 	close(w->go_fd);	/* EOF releases the exec (see child_main) */
 	w->go_fd = -1;
 	ssize_t n;
@@ -489,4 +500,7 @@ void workload_destroy(struct workload *w)
 		workload_reap(w, true);
 	free(w->path);
 	w->path = NULL;
+	if (w->released)
+		munmap((void *)w->released, sizeof(*w->released));
+	w->released = NULL;
 }

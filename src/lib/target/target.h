@@ -83,6 +83,10 @@ struct workload {
 	bool stdout_to_stderr;	/* the workload's stdout goes to our stderr */
 	uint64_t start_ns, end_ns;	/* released, reaped (now_ns(); 0: not yet) */
 	uint64_t cpu_ns;	/* user + system time it used, once reaped */
+	/* A page shared with the child: set before the cork is closed, so
+	 * that the child tells its release from the tracer's death (both
+	 * close the pipe; a dying tracer closes it before it is reparented). */
+	volatile int *released;
 };
 
 /* Find argv[0] in PATH and fork a child that waits, corked, before exec.

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* src/lib/util.c: the safe open of files that must be regular (open_regular,
+ * read_file_max: a FIFO, a device or a directory never blocks and is
+ * refused, sizes bounded), the duration parser, output_closed. A FIFO that
+ * blocked would hang the test: an alarm turns that into a failure. No
+ * privileges needed. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static char dir[] = "/tmp/bpfperf-test-util-XXXXXX";
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	static const char m[] = "test_util: blocked on a FIFO for 10 s\n";
+	if (write(2, m, sizeof(m) - 1) < 0)
+		_exit(1);
+	_exit(1);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!mkdtemp(dir))
+		return -1;
+	signal(SIGALRM, on_alarm);
+	alarm(10);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	alarm(0);
+	char *cmd = xasprintf("rm -rf '%s'", dir);
+	int r = system(cmd);
+	free(cmd);
+	return r == 0 ? 0 : -1;
+}
+
+static char *path_in(const char *name)
+{
+	return xasprintf("%s/%s", dir, name);
+}
+
+static char *write_file(const char *name, const char *content, size_t len)
+{
+	char *p = path_in(name);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(content, 1, len, f), len);
+	fclose(f);
+	return p;
+}
+
+static void test_open_regular(void **state)
+{
+	(void)state;
+	struct stat st;
+	char *reg = write_file("reg", "hello\n", 6);
+	int fd = open_regular(reg, 0, &st);
+	assert_true(fd >= 0);
+	assert_true(S_ISREG(st.st_mode));
+	char buf[8];
+	assert_int_equal(read_full(fd, buf, sizeof(buf)), 6);
+	assert_true(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	close(fd);
+
+	/* A FIFO with no writer: open() without O_NONBLOCK would block here. */
+	char *fifo = path_in("fifo");
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(open_regular(fifo, 0, &st), -EINVAL);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_string_equal(file_type_name(st.st_mode), "a FIFO");
+
+	assert_int_equal(open_regular(dir, 0, &st), -EINVAL);
+	assert_string_equal(file_type_name(st.st_mode), "a directory");
+	assert_int_equal(open_regular("/dev/null", 0, &st), -EINVAL);
+	assert_string_equal(file_type_name(st.st_mode), "a character device");
+
+	char *none = path_in("none");
+	assert_int_equal(open_regular(none, 0, NULL), -ENOENT);
+	/* size bound: 6 bytes fit in 6, not in 5 */
+	fd = open_regular(reg, 6, NULL);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(open_regular(reg, 5, NULL), -EFBIG);
+	assert_non_null(strstr(open_regular_strerror(-EINVAL), "not a regular file"));
+	assert_string_equal(open_regular_strerror(-EFBIG), "too large");
+	assert_string_equal(open_regular_strerror(-ENOENT), strerror(ENOENT));
+	free(reg);
+	free(fifo);
+	free(none);
+}
+
+static void test_read_file_max(void **state)
+{
+	(void)state;
+	size_t len = 0;
+	char *reg = write_file("data", "0123456789", 10);
+	char *s = read_file_max(reg, 10, &len);
+	assert_non_null(s);
+	assert_int_equal(len, 10);
+	assert_string_equal(s, "0123456789");
+	free(s);
+	errno = 0;
+	assert_null(read_file_max(reg, 9, &len));
+	assert_int_equal(errno, EFBIG);
+
+	/* /proc files say size 0: the bound is on what is read. */
+	s = read_file_max("/proc/self/status", 4096 * 16, &len);
+	assert_non_null(s);
+	assert_non_null(strstr(s, "Name:"));
+	free(s);
+	errno = 0;
+	assert_null(read_file_max("/proc/self/status", 16, &len));
+	assert_int_equal(errno, EFBIG);
+
+	/* read_file (every /proc, /sys, tracefs and perf map read) refuses a
+	 * FIFO instead of waiting for a writer. */
+	char *fifo = path_in("perf-1.map");
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	errno = 0;
+	assert_null(read_file(fifo, &len));
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_null(read_file("/dev/zero", &len));	/* endless: refused, not read */
+	assert_int_equal(errno, EINVAL);
+	free(reg);
+	free(fifo);
+}
+
+static void test_parse_duration(void **state)
+{
+	(void)state;
+	double v = -1;
+	assert_true(parse_duration("5", 0, 1e7, false, &v));
+	assert_true(v == 5);
+	assert_true(parse_duration("0.5", 0, 1e7, false, &v));
+	assert_true(v == 0.5);
+	assert_true(parse_duration("1e7", 0, 1e7, false, &v));
+	assert_true(v == 1e7);
+	/* never a shorter (or longer) time than asked: out of range is refused */
+	static const char *const bad[] = { "inf", "-inf", "infinity", "nan", "NaN", "1e11", "1e300",
+					   "1e400", "-1", "-0.5", "0", "0.0", "", "abc", "5s", "1,5",
+					   " ", "0x", NULL };
+	for (int i = 0; bad[i]; i++) {
+		v = 42;
+		assert_false(parse_duration(bad[i], 0, 1e7, false, &v));
+		assert_true(v == 42);	/* untouched */
+	}
+	assert_true(parse_duration("0", 0, 1e9, true, &v));
+	assert_true(v == 0);
+	assert_false(parse_duration("9", 10, 1e9, true, &v));
+	assert_true(parse_duration("10", 10, 1e9, true, &v));
+	assert_false(parse_duration(NULL, 0, 1, true, &v));
+}
+
+static void test_output_closed(void **state)
+{
+	(void)state;
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	assert_false(output_closed(p[1]));
+	close(p[0]);	/* the reader has gone: "| head -1" */
+	assert_true(output_closed(p[1]));
+	close(p[1]);
+	char *reg = write_file("out", "", 0);
+	int fd = open(reg, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_false(output_closed(fd));
+	close(fd);
+	free(reg);
+}
+
+int main(void)
+{
+	/* The pipe test writes nothing, but a failing check must not kill us. */
+	signal(SIGPIPE, SIG_IGN);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_open_regular),
+		cmocka_unit_test(test_read_file_max),
+		cmocka_unit_test(test_parse_duration),
+		cmocka_unit_test(test_output_closed),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
