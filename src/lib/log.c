@@ -88,7 +88,11 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 		return 0;
 	char buf[4096];
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	log_msg(l, "libbpf: %s", buf);
+	/* most of libbpf's messages already start with its name: once is enough */
+	const char *msg = buf;
+	if (!strncmp(msg, "libbpf: ", 8))
+		msg += 8;
+	log_msg(l, "libbpf: %s", msg);
 	return 0;
 }
 
