@@ -12,7 +12,7 @@ OBJ="$BUILD/examples/tracex4.bpf.o"
 
 n=$(python3 "$SRC/tests/integration/btf_mutate.py" "$OBJ" "$TMP/mut") || fail "btf_mutate.py failed"
 [ "$n" -ge 200 ] || fail "only $n mutants"
-crashes=0; ran=0; errors=0; silent=0
+crashes=0; ran=0; errors=0; silent=0; twice=0
 for m in "$TMP"/mut/m*.bpf.o; do
   timeout 20 "$BPFPERF" run "$m" --duration 0.1 >/dev/null 2>"$TMP/err"
   rc=$?
@@ -25,11 +25,12 @@ for m in "$TMP"/mut/m*.bpf.o; do
     errors=$((errors + 1))
     grep -q "error: " "$TMP/err" || { silent=$((silent + 1)); echo "no error message: $what"; }
   fi
-  grep -q "libbpf: libbpf:" "$TMP/err" && fail "libbpf's name twice in a message ($what)"
+  grep -q "libbpf: libbpf:" "$TMP/err" && twice=$((twice + 1))
 done
 echo "$n mutants: $ran ran, $errors errors, $crashes crashes or hangs"
 [ $crashes = 0 ] || fail "$crashes mutants crashed or hung"
 [ $silent = 0 ] || fail "$silent mutants failed without an error message"
+[ $twice = 0 ] || fail "$twice mutants: libbpf's name twice in a message"
 ok "corrupt BTF: no crash in $n mutants"
 
 # a corrupt BTF is named before libbpf sees it
