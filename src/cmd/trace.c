@@ -145,10 +145,39 @@ static bool want_summary(const struct trace_cli *o)
 	return o->summary_only || o->with_summary || o->errno_summary;
 }
 
-/* The summary, the flush of the output and what was lost. */
-static void finish_output(const struct trace_cli *o, struct trace *tr, struct trace_printer *p)
+/* The JSON event stream says where events were lost: the loss counters are
+ * read after the events the poll consumed, at most every 100 ms. */
+struct trace_run {
+	struct trace *tr;
+	struct trace_printer *p;
+	bool json_events;
+	uint64_t lost_events, lost_args;	/* reported so far */
+	uint64_t next_check_ns;
+};
+
+#define TRACE_LOST_CHECK_NS 100000000ull
+
+static void report_lost(struct trace_run *r)
 {
+	uint64_t ev, args;
+	trace_lost(r->tr, &ev, &args);
+	if (ev <= r->lost_events && args <= r->lost_args)
+		return;
+	trace_print_lost_json(r->p, ev - r->lost_events, args - r->lost_args, ev, args);
+	r->lost_events = ev;
+	r->lost_args = args;
+}
+
+/* The summary, the flush of the output and what was lost. */
+static void finish_output(const struct trace_cli *o, struct trace_run *r)
+{
+	struct trace *tr = r->tr;
+	struct trace_printer *p = r->p;
 	struct trace_summary s;
+	if (r->json_events) {
+		report_lost(r);
+		trace_print_lost_total_json(p, r->lost_events, r->lost_args);
+	}
 	trace_summary(tr, &s);
 	if (want_summary(o) && o->json)
 		trace_print_summary_json(p, &s, o->summary_only);
@@ -176,7 +205,16 @@ static void finish_output(const struct trace_cli *o, struct trace *tr, struct tr
 
 static int poll_trace(void *ctx, int timeout_ms)
 {
-	return trace_poll(ctx, timeout_ms);
+	struct trace_run *r = ctx;
+	int n = trace_poll(r->tr, timeout_ms);
+	if (r->json_events) {
+		uint64_t now = now_ns();
+		if (now >= r->next_check_ns) {
+			report_lost(r);
+			r->next_check_ns = now + TRACE_LOST_CHECK_NS;
+		}
+	}
+	return n;
 }
 
 /* Load, attach, release the workload, stream until a stop, print the
@@ -223,15 +261,16 @@ static int run_trace(const struct trace_cli *o, struct workload *wl, struct trac
 		goto out;
 	}
 
+	struct trace_run run = { .tr = tr, .p = p, .json_events = o->json && !o->summary_only };
 	struct stop_loop loop = {
 		.wl = wl->pid > 0 ? wl : NULL,
 		.target = &o->target,
 		.poll = poll_trace,
-		.ctx = tr,
+		.ctx = &run,
 	};
 	enum stop_reason why = stop_loop_run(&loop);
 	trace_stop(tr);
-	finish_output(o, tr, p);
+	finish_output(o, &run);
 	if (why == STOP_ERROR)
 		ret = EXIT_FAIL;
 	else
