@@ -8,7 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+#include <sys/resource.h>
+
 #include "json.h"
+#include "log.h"
 #include "util.h"
 
 static char *render(void (*fn)(struct json_writer *), bool pretty)
@@ -105,6 +109,27 @@ static void test_json_utf8(void **state)
 	assert_int_equal(utf8_seq_len((const unsigned char *)"\xc1\xbf", 2), 0);
 }
 
+/* The limit behind EMFILE and ENOMEM is named with its value. */
+static void test_limit_hint(void **state)
+{
+	(void)state;
+	struct rlimit saved, rl;
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &saved), 0);
+	rl = saved;
+	rl.rlim_cur = 100;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	const char *h = log_limit_hint(-EMFILE);
+	assert_non_null(h);
+	assert_non_null(strstr(h, "the open file limit (100, 'ulimit -n') is reached"));
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &saved), 0);
+	assert_non_null(strstr(log_limit_hint(-ENFILE), "file-max"));
+	assert_non_null(strstr(log_limit_hint(-ENOMEM), "memory"));
+	assert_null(log_limit_hint(-EINVAL));
+	assert_null(log_limit_hint(-ENOENT));
+	assert_int_equal(log_limit_cause(-EINVAL), -EINVAL);
+	assert_int_equal(log_limit_cause(-EMFILE), -EMFILE);
+}
+
 static void test_cpu_list(void **state)
 {
 	(void)state;
@@ -146,6 +171,7 @@ int main(void)
 		cmocka_unit_test(test_json_compact),
 		cmocka_unit_test(test_json_pretty),
 		cmocka_unit_test(test_json_utf8),
+		cmocka_unit_test(test_limit_hint),
 		cmocka_unit_test(test_cpu_list),
 		cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_parse_numbers),

@@ -50,8 +50,10 @@ static void report_open_error(const struct rec_event *e, int err, int cpu)
 		       "works everywhere", e->name, log_strerr(err));
 		break;
 	case EMFILE:
-		pr_err("cannot open event '%s': too many open files; raise the limit with 'ulimit -n'",
-		       e->name);
+	case ENFILE:
+	case ENOMEM:
+		pr_err("cannot open event '%s' on CPU %d: %s; %s", e->name, cpu, log_strerr(err),
+		       log_limit_hint(err));
 		break;
 	case ESRCH:
 		pr_err("cannot open event '%s': the target process is gone", e->name);
@@ -336,7 +338,10 @@ static int setup_events(struct recording *r)
 
 static void report_write_error(const struct recording *r, int err)
 {
-	pr_err("cannot write %s: %s (disk full?)", r->opts.output, log_strerr(err));
+	const char *limit = log_limit_hint(err);
+	pr_err("cannot write %s: %s; %s", r->opts.output, log_strerr(err),
+	       limit ? limit : err == -ENOSPC || err == -EDQUOT ? "free disk space" :
+	       "check the file system");
 }
 
 /* The file with its attrs, then the state that exists before the
@@ -346,8 +351,9 @@ static int create_file(struct recording *r)
 	int err;
 	r->w = pd_writer_create(r->opts.output, &err);
 	if (!r->w) {
-		pr_err("cannot create %s: %s; check the directory and its permissions", r->opts.output,
-		       log_strerr(err));
+		const char *limit = log_limit_hint(err);
+		pr_err("cannot create %s: %s; %s", r->opts.output, log_strerr(err),
+		       limit ? limit : "check the directory and its permissions");
 		return err;
 	}
 	for (size_t i = 0; i < r->nevents; i++)
