@@ -17,7 +17,7 @@ for m in "$TMP"/mut/m*.bpf.o; do
   timeout 20 "$BPFPERF" run "$m" --duration 0.1 >/dev/null 2>"$TMP/err"
   rc=$?
   what=$(cat "${m%.bpf.o}.txt")
-  if [ $rc -ge 124 ]; then
+  if [ $rc -ge 124 ] || grep -Eq "Sanitizer|runtime error" "$TMP/err"; then
     crashes=$((crashes + 1)); echo "crash (status $rc): $what"; tail -3 "$TMP/err"
   elif [ $rc = 0 ]; then
     ran=$((ran + 1))
