@@ -2,7 +2,8 @@
 # record without privileges at kernel.perf_event_paranoid 2 (the default;
 # the sysctl is read, never changed): as perf does, the events fall back to
 # user space only ('cpu-clock:u', exclude_kernel) with a note, and the
-# recording works; system-wide still needs the privilege and says so.
+# recording works, and its report (unprivileged too) does not warn about
+# hidden kernel symbols; system-wide still needs the privilege and says so.
 . "$(dirname "$0")/lib.sh"
 need_root; need_cmd setpriv util-linux; need_cmd python3
 [ "$(cat /proc/sys/kernel/perf_event_paranoid)" = 2 ] || skip "kernel.perf_event_paranoid is not 2"
@@ -31,6 +32,8 @@ if command -v perf >/dev/null 2>&1; then
   perf --buildid-dir "$(mktemp -d)" evlist -f -v -i "$TMP/w/u.data" 2>/dev/null | grep -q "^cpu-clock:u: .*exclude_kernel: 1" \
     || fail "perf evlist does not see cpu-clock:u with exclude_kernel"
 fi
+unpriv "$BPFPERF" report -i "$TMP/w/u.data" >/dev/null 2>rep.err || { cat rep.err; fail "unprivileged report failed"; }
+grep -qi "kptr_restrict" rep.err && { cat rep.err; fail "report of a user-only recording warns about kptr_restrict"; }
 ok "paranoid 2, no CAP_PERFMON: cpu-clock:u with a note"
 
 # the default event too
