@@ -162,6 +162,16 @@ const char *log_limit_hint(int err)
 	}
 }
 
+const char *log_limit_suffix(int err)
+{
+	static __thread char buf[300];
+	const char *hint = log_limit_hint(err);
+	if (!hint)
+		return "";
+	snprintf(buf, sizeof(buf), "; %s", hint);
+	return buf;
+}
+
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	enum log_level l;

@@ -56,6 +56,8 @@ const char *log_strerr(int err);
  * ENFILE the system's file table, ENOMEM the address space limit ('ulimit
  * -v') when one is set. NULL for other errors. */
 const char *log_limit_hint(int err);
+/* "; " + log_limit_hint(err) to end a message with, or "" for other errors. */
+const char *log_limit_suffix(int err);
 /* The limit errno (-EMFILE, -ENFILE, -ENOMEM) that libbpf reported in a
  * message since the last call, or 0: libbpf retries after such a failure and
  * then returns another error (EINVAL, ESRCH) that would blame the wrong thing. */
