@@ -12,7 +12,7 @@ mkdir -p build-fuzz "build-fuzz/corpus-$name"
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
   -D_GNU_SOURCE -DBPFPERF_VERSION='"fuzz"' -Isrc -Isrc/lib -Ibuild/src/bpf \
   "tests/fuzz/fuzz_$name.c" src/lib/*.c src/lib/*/*.c \
-  $(pkg-config --libs libbpf libelf libdw capstone zlib) -lstdc++ -lm \
+  $(pkg-config --libs libbpf libelf libdw capstone zlib liblzma) -lstdc++ -lm \
   -o "build-fuzz/fuzz_$name"
 cd build-fuzz
 "./fuzz_$name" -max_total_time="$secs" -max_len=65536 "corpus-$name" "../tests/fuzz/corpus/$name"

@@ -147,14 +147,42 @@ static bool want_summary(const struct trace_cli *o)
 	return o->summary_only || o->with_summary || o->errno_summary;
 }
 
+/* The JSON event stream says where events were lost: the loss counters are
+ * read after the events the poll consumed, at most every 100 ms. */
+struct trace_run {
+	struct trace *tr;
+	struct trace_printer *p;
+	bool json_events;
+	uint64_t lost_events, lost_args;	/* reported so far */
+	uint64_t next_check_ns;
+};
+
+#define TRACE_LOST_CHECK_NS 100000000ull
+
+static void report_lost(struct trace_run *r)
+{
+	uint64_t ev, args;
+	trace_lost(r->tr, &ev, &args);
+	if (ev <= r->lost_events && args <= r->lost_args)
+		return;
+	trace_print_lost_json(r->p, ev - r->lost_events, args - r->lost_args, ev, args);
+	r->lost_events = ev;
+	r->lost_args = args;
+}
+
 /* The summary, the flush of the output and what was lost. When the reader
  * of the output has gone (closed: "trace -a | head -1"), what is left of the
  * trace is dropped and the summary goes to stderr. */
-static void finish_output(const struct trace_cli *o, struct trace *tr, struct trace_printer *p,
-			  bool closed)
+static void finish_output(const struct trace_cli *o, struct trace_run *r, bool closed)
 {
+	struct trace *tr = r->tr;
+	struct trace_printer *p = r->p;
 	struct trace_summary s;
 	FILE *out = p->out;
+	if (r->json_events && !closed) {
+		report_lost(r);
+		trace_print_lost_total_json(p, r->lost_events, r->lost_args);
+	}
 	trace_summary(tr, &s);
 	if (closed) {
 		__fpurge(out);
@@ -188,7 +216,16 @@ static void finish_output(const struct trace_cli *o, struct trace *tr, struct tr
 
 static int poll_trace(void *ctx, int timeout_ms)
 {
-	return trace_poll(ctx, timeout_ms);
+	struct trace_run *r = ctx;
+	int n = trace_poll(r->tr, timeout_ms);
+	if (r->json_events) {
+		uint64_t now = now_ns();
+		if (now >= r->next_check_ns) {
+			report_lost(r);
+			r->next_check_ns = now + TRACE_LOST_CHECK_NS;
+		}
+	}
+	return n;
 }
 
 /* Load, attach, release the workload, stream until a stop, print the
@@ -236,18 +273,19 @@ static int run_trace(const struct trace_cli *o, struct workload *wl, struct trac
 		goto out;
 	}
 
+	struct trace_run run = { .tr = tr, .p = p, .json_events = o->json && !o->summary_only };
 	struct stop_loop loop = {
 		.wl = wl->pid > 0 ? wl : NULL,
 		.target = &o->target,
 		.out_fd = fileno(p->out),
 		.poll = poll_trace,
-		.ctx = tr,
+		.ctx = &run,
 	};
 	enum stop_reason why = stop_loop_run(&loop);
 	trace_stop(tr);
 	/* Also when a write failed (EPIPE) before the loop saw it. */
 	bool closed = why == STOP_OUTPUT_CLOSED || (ferror(p->out) && output_closed(fileno(p->out)));
-	finish_output(o, tr, p, closed);
+	finish_output(o, &run, closed);
 	/* The reader's choice to stop is no failure (nor the workload's
 	 * SIGTERM then). */
 	if (why == STOP_ERROR)

@@ -238,6 +238,33 @@ static void summary_json(struct trace_printer *c, struct json_writer *jw, const 
 	jw_end_array(jw);
 }
 
+void trace_print_lost_json(struct trace_printer *c, uint64_t events, uint64_t arguments,
+			   uint64_t total_events, uint64_t total_arguments)
+{
+	uint64_t now = now_ns();
+	struct json_writer *jw = jw_new(c->out, false);
+	jw_start_object(jw);
+	jw_kv_string(jw, "type", "lost");
+	jw_kv_uint(jw, "time_ns", c->abs_time ? now : (now > c->t0 ? now - c->t0 : 0));
+	jw_kv_uint(jw, "lost_events", events);
+	jw_kv_uint(jw, "lost_arguments", arguments);
+	jw_kv_uint(jw, "total_lost_events", total_events);
+	jw_kv_uint(jw, "total_lost_arguments", total_arguments);
+	jw_end_object(jw);
+	jw_free(jw);
+}
+
+void trace_print_lost_total_json(struct trace_printer *c, uint64_t events, uint64_t arguments)
+{
+	struct json_writer *jw = jw_new(c->out, false);
+	jw_start_object(jw);
+	jw_kv_string(jw, "type", "lost_total");
+	jw_kv_uint(jw, "lost_events", events);
+	jw_kv_uint(jw, "lost_arguments", arguments);
+	jw_end_object(jw);
+	jw_free(jw);
+}
+
 void trace_print_summary_json(struct trace_printer *c, const struct trace_summary *s, bool pretty)
 {
 	struct json_writer *jw = jw_new(c->out, pretty);

@@ -24,6 +24,14 @@ struct trace_printer {
 void trace_print_event_text(void *ctx, const struct trace_event *ev);
 void trace_print_event_json(void *ctx, const struct trace_event *ev);
 
+/* JSON stream records of losses: {"type":"lost","time_ns":T,"lost_events":N,
+ * "lost_arguments":N,"total_lost_events":N,"total_lost_arguments":N} when
+ * more were lost since the last one (the counts since then, and in all),
+ * {"type":"lost_total","lost_events":N,"lost_arguments":N} at the end. */
+void trace_print_lost_json(struct trace_printer *p, uint64_t events, uint64_t arguments,
+			   uint64_t total_events, uint64_t total_arguments);
+void trace_print_lost_total_json(struct trace_printer *p, uint64_t events, uint64_t arguments);
+
 /* The summary as text ("Summary of events:", a table per thread). */
 void trace_print_summary_text(struct trace_printer *p, const struct trace_summary *s);
 /* {"syscalls": [...], "lost_events": N, "lost_arguments": N,

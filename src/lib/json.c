@@ -84,11 +84,47 @@ void jw_end_object(struct json_writer *jw) { jw_close(jw, '}'); }
 void jw_start_array(struct json_writer *jw) { jw_open(jw, '['); }
 void jw_end_array(struct json_writer *jw) { jw_close(jw, ']'); }
 
+size_t utf8_seq_len(const unsigned char *s, size_t len)
+{
+	unsigned char c = s[0];
+	size_t n;
+	unsigned char lo = 0x80, hi = 0xbf;	/* bounds of the second byte */
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		if (c == 0xe0)
+			lo = 0xa0;	/* overlong */
+		else if (c == 0xed)
+			hi = 0x9f;	/* UTF-16 surrogates */
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		if (c == 0xf0)
+			lo = 0x90;	/* overlong */
+		else if (c == 0xf4)
+			hi = 0x8f;	/* above U+10FFFF */
+	} else
+		return 0;	/* 0x80-0xc1 (continuation, overlong) and 0xf5-0xff */
+	if (len < n || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/* Bytes that are not UTF-8 (comms, paths and strings copied from traced
+ * programs are arbitrary bytes) become U+FFFD, one per invalid byte, so the
+ * output always parses with a strict UTF-8 JSON parser. */
 void json_fputs_escaped(FILE *f, const char *s, size_t len)
 {
+	const unsigned char *u = (const unsigned char *)s;
 	fputc('"', f);
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
+	for (size_t i = 0; i < len;) {
+		unsigned char c = u[i];
 		switch (c) {
 		case '"': fputs("\\\"", f); break;
 		case '\\': fputs("\\\\", f); break;
@@ -98,11 +134,23 @@ void json_fputs_escaped(FILE *f, const char *s, size_t len)
 		case '\b': fputs("\\b", f); break;
 		case '\f': fputs("\\f", f); break;
 		default:
-			if (c < 0x20 || c == 0x7f)
+			if (c < 0x20 || c == 0x7f) {
 				fprintf(f, "\\u%04x", c);
-			else
+			} else if (c < 0x80) {
 				fputc(c, f);
+			} else {
+				size_t n = utf8_seq_len(u + i, len - i);
+				if (!n) {
+					fputs("\\ufffd", f);
+					i++;
+				} else {
+					fwrite(u + i, 1, n, f);
+					i += n;
+				}
+				continue;
+			}
 		}
+		i++;
 	}
 	fputc('"', f);
 }

@@ -43,7 +43,14 @@ void jw_kv_uint(struct json_writer *jw, const char *key, uint64_t v);
 void jw_kv_double(struct json_writer *jw, const char *key, double v);
 void jw_kv_bool(struct json_writer *jw, const char *key, bool v);
 
-/* Write s as a JSON string literal (with quotes) to f. */
+/* Write s as a JSON string literal (with quotes) to f. Control characters
+ * are escaped; every byte that is not part of a valid UTF-8 sequence
+ * (stray continuation bytes, overlong forms, surrogates, code points above
+ * U+10FFFF, truncated sequences) is written as \ufffd, one per byte. */
 void json_fputs_escaped(FILE *f, const char *s, size_t len);
+
+/* Length of the valid UTF-8 sequence at s (at most len bytes): 1-4, or 0
+ * when s does not start one. len must be at least 1. */
+size_t utf8_seq_len(const unsigned char *s, size_t len);
 
 #endif

@@ -2,10 +2,13 @@
 #include "log.h"
 
 #include <bpf/libbpf.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 static const char *log_prog = "bpfperf";
 static int log_level_max = LOG_WARN;
@@ -68,6 +71,107 @@ void log_msg(enum log_level level, const char *fmt, ...)
 	va_end(ap);
 }
 
+static int libbpf_limit_err;
+
+/* Is there a negative errno -e in msg as a number of its own ("... -24",
+ * "(-24)", "=-24")? */
+static bool has_errno(const char *msg, int e)
+{
+	for (const char *p = strchr(msg, '-'); p; p = strchr(p + 1, '-')) {
+		if (p > msg && (p[-1] == '-' || (p[-1] >= '0' && p[-1] <= '9') ||
+				(p[-1] >= 'A' && p[-1] <= 'z')))
+			continue;
+		char *end;
+		long v = strtol(p + 1, &end, 10);
+		if (end != p + 1 && v == e && !(*end >= '0' && *end <= '9'))
+			return true;
+	}
+	return false;
+}
+
+/* libbpf's messages carry errnos as "-24", "(-24)" or strerror text. */
+static void note_limit_error(const char *msg)
+{
+	if (strstr(msg, "Too many open files in system") || has_errno(msg, ENFILE))
+		libbpf_limit_err = -ENFILE;
+	else if (strstr(msg, "Too many open files") || has_errno(msg, EMFILE))
+		libbpf_limit_err = -EMFILE;
+	else if (strstr(msg, "Cannot allocate memory") || has_errno(msg, ENOMEM))
+		libbpf_limit_err = -ENOMEM;
+}
+
+int log_libbpf_limit_error(void)
+{
+	int e = libbpf_limit_err;
+	libbpf_limit_err = 0;
+	return e;
+}
+
+static bool as_limited(struct rlimit *rl)
+{
+	return getrlimit(RLIMIT_AS, rl) == 0 && rl->rlim_cur != RLIM_INFINITY;
+}
+
+int log_limit_cause(int err)
+{
+	int seen = log_libbpf_limit_error();
+	if (err >= 0 || err == -EMFILE || err == -ENFILE || err == -ENOMEM)
+		return err;
+	if (seen)
+		return seen;
+	struct rlimit rl;
+	/* libbpf gives ESRCH when it cannot read the kernel BTF, e.g. no memory */
+	if (err == -ESRCH && as_limited(&rl) && access("/sys/kernel/btf/vmlinux", R_OK) == 0)
+		return -ENOMEM;
+	return err;
+}
+
+const char *log_limit_hint(int err)
+{
+	static __thread char buf[256];
+	struct rlimit rl;
+	switch (-err) {
+	case EMFILE: {
+		if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
+			return "the open file limit ('ulimit -n') is reached: raise it";
+		unsigned long long cur = rl.rlim_cur, want = cur * 4 > 1024 ? cur * 4 : 1024;
+		if (rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max)
+			want = rl.rlim_max;
+		if (want > cur)
+			snprintf(buf, sizeof(buf), "the open file limit (%llu, 'ulimit -n') is reached: "
+				 "raise it, e.g. 'ulimit -n %llu'", cur, want);
+		else
+			snprintf(buf, sizeof(buf), "the open file limit (%llu, 'ulimit -n') is reached, "
+				 "and so is its hard limit: raise both as root, e.g. 'ulimit -n %llu'",
+				 cur, cur * 4 > 1024 ? cur * 4 : 1024);
+		return buf;
+	}
+	case ENFILE:
+		return "the system's open file table is full (fs.file-max): close files elsewhere or "
+		       "raise /proc/sys/fs/file-max";
+	case ENOMEM:
+		if (as_limited(&rl)) {
+			snprintf(buf, sizeof(buf), "out of memory under the address space limit (%llu KiB, "
+				 "'ulimit -v'): raise it or lift it with 'ulimit -v unlimited'",
+				 (unsigned long long)(rl.rlim_cur >> 10));
+			return buf;
+		}
+		return "out of memory: free memory, or raise the memory limit of this process's cgroup";
+	default:
+		return NULL;
+	}
+}
+
+const char *log_limit_suffix(int err)
+{
+	static __thread char buf[300];
+	const char *hint = log_limit_hint(err);
+	if (!hint)
+		return "";
+	snprintf(buf, sizeof(buf), "; %s", hint);
+	return buf;
+}
+
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	enum log_level l;
@@ -84,11 +188,17 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 		l = LOG_DEBUG;
 		break;
 	}
-	if ((int)l > log_level_max)
-		return 0;
 	char buf[4096];
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	log_msg(l, "libbpf: %s", buf);
+	if (level != LIBBPF_DEBUG)
+		note_limit_error(buf);
+	if ((int)l > log_level_max)
+		return 0;
+	/* most of libbpf's messages already start with its name: once is enough */
+	const char *msg = buf;
+	if (!strncmp(msg, "libbpf: ", 8))
+		msg += 8;
+	log_msg(l, "libbpf: %s", msg);
 	return 0;
 }
 

@@ -51,4 +51,19 @@ void log_msg(enum log_level level, const char *fmt, ...)
 /* Text for a negative errno returned by a library call (libbpf, perf_event_open, ...). */
 const char *log_strerr(int err);
 
+/* When err (negative errno) means a process or system limit was hit, what to
+ * raise: EMFILE names the open file limit and its value ('ulimit -n'),
+ * ENFILE the system's file table, ENOMEM the address space limit ('ulimit
+ * -v') when one is set. NULL for other errors. */
+const char *log_limit_hint(int err);
+/* "; " + log_limit_hint(err) to end a message with, or "" for other errors. */
+const char *log_limit_suffix(int err);
+/* The limit errno (-EMFILE, -ENFILE, -ENOMEM) that libbpf reported in a
+ * message since the last call, or 0: libbpf retries after such a failure and
+ * then returns another error (EINVAL, ESRCH) that would blame the wrong thing. */
+int log_libbpf_limit_error(void);
+/* err, or the limit errno behind it (log_libbpf_limit_error, or ESRCH from a
+ * kernel BTF that could not be read under an address space limit). */
+int log_limit_cause(int err);
+
 #endif

@@ -20,7 +20,7 @@
 
 static void oom(size_t size)
 {
-	pr_err("out of memory allocating %zu bytes; free memory or record less data", size);
+	pr_err("cannot allocate %zu bytes: %s", size, log_limit_hint(-ENOMEM));
 	exit(1);
 }
 

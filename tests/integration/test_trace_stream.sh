@@ -40,7 +40,8 @@ rc=$?
 python3 - "$TMP/ours.json" <<'PY' || fail "JSON events wrong"
 import json, sys
 evs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-hit = [e for e in evs if e["args"].get("filename") == "/nonexistent_bpfperf_e"]
+hit = [e for e in evs if "syscall" in e and e["args"].get("filename") == "/nonexistent_bpfperf_e"]
+assert evs[-1] == {"type": "lost_total", "lost_events": 0, "lost_arguments": 0}, evs[-1]
 assert hit, evs[:3]
 e = hit[0]
 assert e["syscall"] == "openat" and e["ret"] == -2 and e["errno"] == "ENOENT", e

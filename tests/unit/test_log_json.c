@@ -8,7 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+#include <sys/resource.h>
+
 #include "json.h"
+#include "log.h"
 #include "util.h"
 
 static char *render(void (*fn)(struct json_writer *), bool pretty)
@@ -56,6 +60,76 @@ static void test_json_pretty(void **state)
 	free(s);
 }
 
+static char *escaped(const char *s, size_t len)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	assert_non_null(f);
+	json_fputs_escaped(f, s, len);
+	fclose(f);
+	return buf;
+}
+
+#define assert_escaped(in, want) do { \
+	char *got_ = escaped(in, sizeof(in) - 1); \
+	assert_string_equal(got_, want); \
+	free(got_); \
+} while (0)
+
+/* Valid UTF-8 passes through; each byte outside a valid sequence is U+FFFD. */
+static void test_json_utf8(void **state)
+{
+	(void)state;
+	assert_escaped("plain", "\"plain\"");
+	assert_escaped("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
+	assert_escaped("\xef\xbf\xbd", "\"\xef\xbf\xbd\"");			/* U+FFFD itself */
+	assert_escaped("\xf4\x8f\xbf\xbf", "\"\xf4\x8f\xbf\xbf\"");		/* U+10FFFF */
+	assert_escaped("a\xff" "b", "\"a\\ufffdb\"");				/* never valid */
+	assert_escaped("\x80", "\"\\ufffd\"");					/* lone continuation */
+	assert_escaped("\xc3", "\"\\ufffd\"");					/* truncated at the end */
+	assert_escaped("\xc3(", "\"\\ufffd(\"");					/* bad continuation */
+	assert_escaped("\xe2\x82", "\"\\ufffd\\ufffd\"");			/* truncated 3-byte */
+	assert_escaped("\xc0\xaf", "\"\\ufffd\\ufffd\"");			/* overlong '/' */
+	assert_escaped("\xe0\x80\xaf", "\"\\ufffd\\ufffd\\ufffd\"");		/* overlong 3-byte */
+	assert_escaped("\xf0\x80\x80\xaf", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");	/* overlong 4-byte */
+	assert_escaped("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"");		/* surrogate D800 */
+	assert_escaped("\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");	/* above U+10FFFF */
+	assert_escaped("\xf8\x88\x80\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"");
+	assert_escaped("q\"b\\\n\x01\x7f", "\"q\\\"b\\\\\\n\\u0001\\u007f\"");
+	/* a NUL inside the given length is a control character, not the end */
+	assert_escaped("a\0b", "\"a\\u0000b\"");
+	/* the sequence check never reads past len */
+	char *got = escaped("\xe2\x82\xac", 2);
+	assert_string_equal(got, "\"\\ufffd\\ufffd\"");
+	free(got);
+	assert_int_equal(utf8_seq_len((const unsigned char *)"\xf0\x9f\x98\x80", 4), 4);
+	assert_int_equal(utf8_seq_len((const unsigned char *)"\xf0\x9f\x98\x80", 3), 0);
+	assert_int_equal(utf8_seq_len((const unsigned char *)"\xc2\x80", 2), 2);
+	assert_int_equal(utf8_seq_len((const unsigned char *)"\xc1\xbf", 2), 0);
+}
+
+/* The limit behind EMFILE and ENOMEM is named with its value. */
+static void test_limit_hint(void **state)
+{
+	(void)state;
+	struct rlimit saved, rl;
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &saved), 0);
+	rl = saved;
+	rl.rlim_cur = 100;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	const char *h = log_limit_hint(-EMFILE);
+	assert_non_null(h);
+	assert_non_null(strstr(h, "the open file limit (100, 'ulimit -n') is reached"));
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &saved), 0);
+	assert_non_null(strstr(log_limit_hint(-ENFILE), "file-max"));
+	assert_non_null(strstr(log_limit_hint(-ENOMEM), "memory"));
+	assert_null(log_limit_hint(-EINVAL));
+	assert_null(log_limit_hint(-ENOENT));
+	assert_int_equal(log_limit_cause(-EINVAL), -EINVAL);
+	assert_int_equal(log_limit_cause(-EMFILE), -EMFILE);
+}
+
 static void test_cpu_list(void **state)
 {
 	(void)state;
@@ -96,6 +170,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_compact),
 		cmocka_unit_test(test_json_pretty),
+		cmocka_unit_test(test_json_utf8),
+		cmocka_unit_test(test_limit_hint),
 		cmocka_unit_test(test_cpu_list),
 		cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_parse_numbers),

@@ -216,6 +216,39 @@ static void test_kallsyms_blocks(void **state)
 	free(kp);
 }
 
+/* Overlong lines (not kallsyms: a name is at most 512 bytes) are skipped up
+ * to their newline, across block ends, and the lines around them still load;
+ * a file of one overlong line loads nothing. */
+static void test_kallsyms_long_lines(void **state)
+{
+	(void)state;
+	struct strbuf sb = { 0 };
+	sb_append(&sb, "ffffffff81000000 T before_func\n");
+	sb_append(&sb, "ffffffff81000100 T ");
+	for (int i = 0; i < (3 << 20) / 64; i++)	/* 3 MiB: crosses two block ends */
+		sb_append(&sb, "long_name_long_name_long_name_long_name_long_name_long_name_1234");
+	sb_append(&sb, "\nffffffff81000200 T after_func\n");
+	sb_append(&sb, "ffffffff81000300 T ");
+	for (int i = 0; i < 100; i++)			/* 6.4 KB at the end, no newline */
+		sb_append(&sb, "long_name_long_name_long_name_long_name_long_name_long_name_1234");
+	char *kp = write_temp(sb.buf);
+	free(sb.buf);
+	struct machine_opts o = { .kallsyms = kp, .modules = "/nonexistent" };
+	struct machine *m = machine_new(&o);
+	struct resolved r;
+	machine_resolve(m, 1, 1, 0xffffffff81000008ull, AS_KERNEL, &r);
+	assert_true(r.found);
+	assert_string_equal(r.sym, "before_func");
+	machine_resolve(m, 1, 1, 0xffffffff81000208ull, AS_KERNEL, &r);
+	assert_true(r.found);
+	assert_string_equal(r.sym, "after_func");
+	machine_resolve(m, 1, 1, 0xffffffff81000308ull, AS_KERNEL, &r);
+	assert_true(!r.found || strcmp(r.sym, "after_func") == 0);
+	machine_free(m);
+	unlink(kp);
+	free(kp);
+}
+
 /* perf's build-id cache copy of kallsyms: found for the running kernel's
  * build-id and KASLR offset only, used without its BPF programs and
  * trampolines, and refused when the loaded modules differ. */
@@ -766,6 +799,7 @@ int main(void)
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_kallsyms_bad),
 		cmocka_unit_test(test_kallsyms_blocks),
+		cmocka_unit_test(test_kallsyms_long_lines),
 		cmocka_unit_test(test_kallsyms_copy),
 		cmocka_unit_test(test_bpf_ksymbol),
 		cmocka_unit_test(test_user_self),

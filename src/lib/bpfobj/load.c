@@ -90,6 +90,7 @@ int bpfobj_load(struct bpfobj *bo)
 		    bpfobj_map_def_value_type(bo->btf, bpf_map__name(m)))
 			quiet_btf_retry = true;
 	saved_print = libbpf_set_print(load_print);
+	log_libbpf_limit_error();	/* only what this load reports counts */
 	int err = bpf_object__load(bo->obj);
 	libbpf_set_print(saved_print);
 	corebtf_prep_done(&bo->core);	/* libbpf has read it */
@@ -107,8 +108,13 @@ int bpfobj_load(struct bpfobj *bo)
 		       geteuid() == 0 ? ", and check kernel.unprivileged_bpf_disabled / lockdown" : "");
 		return err;
 	}
-	pr_err("cannot load %s into the kernel: %s (the libbpf messages above say which map or "
-	       "program failed)", bo->path, log_strerr(err));
+	err = log_limit_cause(err);
+	const char *limit = log_limit_hint(err);
+	if (limit)
+		pr_err("cannot load %s into the kernel: %s; %s", bo->path, log_strerr(err), limit);
+	else
+		pr_err("cannot load %s into the kernel: %s (the libbpf messages above say which map "
+		       "or program failed)", bo->path, log_strerr(err));
 	return err;
 }
 

@@ -2,6 +2,7 @@
 /* Opening a BPF object file: check it is one, prepare its CO-RE target,
  * let libbpf parse it, assign globals; and closing it. */
 #include "bpfobj_int.h"
+#include "bpfobj/validate.h"
 #include "btf/btf_fmt.h"
 #include "log.h"
 #include "util.h"
@@ -16,34 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static bool file_is_bpf_elf(const char *path, int *err, const char **why)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		*err = -errno;
-		*why = strerror(errno);
-		return false;
-	}
-	Elf64_Ehdr eh;
-	ssize_t n = read(fd, &eh, sizeof(eh));
-	close(fd);
-	*err = -ENOEXEC;
-	if (n < (ssize_t)sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG)) {
-		*why = "not an ELF file";
-		return false;
-	}
-	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_BPF) {
-		*why = "an ELF file, but not for the BPF target (e_machine is not EM_BPF)";
-		return false;
-	}
-	*err = 0;
-	return true;
-}
-
 static int check_file(const char *path)
 {
 	int err;
-	const char *why;
 	struct stat st;
 
 	if (stat(path, &st) < 0) {
@@ -52,12 +28,8 @@ static int check_file(const char *path)
 		       "'clang -target bpf -g -O2 -c X.bpf.c'", path, strerror(errno));
 		return err;
 	}
-	if (!file_is_bpf_elf(path, &err, &why)) {
-		pr_err("cannot open BPF object %s: %s; build it with 'clang -target bpf -g -O2 -c X.bpf.c'",
-		       path, why);
-		return err;
-	}
-	return 0;
+	/* libbpf trusts the ELF and BTF it parses: check them first */
+	return bpfobj_validate_file(path);
 }
 
 /* CO-RE relocations against a minimal copy of the kernel types they use
@@ -136,9 +108,13 @@ int bpfobj_open(const char *path, const struct bpfobj_open_opts *opts, struct bp
 		corebtf_prep_done(&bo->core);
 	btf_fmt_kenums_free(bo->kenums);
 	btf__free(bo->kbtf);
-		pr_err("cannot open BPF object %s: %s (libbpf could not parse it: corrupt or "
-		       "unsupported ELF; the messages above say where); rebuild it with clang -target bpf -g",
-		       path, log_strerr(err));
+		/* libbpf's ENOENT means a section, symbol or type it looked up is
+		 * absent, not a missing file: do not let strerror() say otherwise */
+		pr_err("cannot open BPF object %s: libbpf could not parse it (%s, error %d): corrupt "
+		       "or unsupported ELF or BTF; the messages above (or -vvv) say where; rebuild "
+		       "it with clang -target bpf -g", path,
+		       err == -ENOENT ? "a section, symbol or BTF type it needs is missing" :
+		       log_strerr(err), err);
 		free(bo->path);
 		free(bo);
 		return err;

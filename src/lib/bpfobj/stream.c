@@ -147,7 +147,8 @@ static int add_stream(struct bpfobj *bo, struct bpfobj_stream *s)
 		s->pb = perf_buffer__new(bpf_map__fd(m), 64, pb_sample, pb_lost, s, NULL);
 		if (!s->pb) {
 			int err = -errno;
-			pr_err("perf event array map '%s': %s", bpf_map__name(m), log_strerr(err));
+			pr_err("cannot read perf event array map '%s': %s%s", bpf_map__name(m),
+			       log_strerr(err), log_limit_suffix(err));
 			return err;
 		}
 		efd = perf_buffer__epoll_fd(s->pb);
@@ -157,7 +158,8 @@ static int add_stream(struct bpfobj *bo, struct bpfobj_stream *s)
 	return 0;
 rb_fail:;
 	int err = -errno;
-	pr_err("ring buffer map '%s': %s", bpf_map__name(m), log_strerr(err));
+	pr_err("cannot read ring buffer map '%s': %s%s", bpf_map__name(m), log_strerr(err),
+	       log_limit_suffix(err));
 	return err;
 }
 
@@ -183,7 +185,8 @@ int bpfobj_streams_open(struct bpfobj *bo, const struct bpfobj_output *o)
 	bo->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (bo->epfd < 0) {
 		int err = -errno;
-		pr_err("cannot stream the records of %s: epoll_create1: %s", bo->path, log_strerr(err));
+		pr_err("cannot stream the records of %s: epoll_create1: %s%s", bo->path,
+		       log_strerr(err), log_limit_suffix(err));
 		return err;
 	}
 	uint32_t event_struct = bo->btf ? btf_fmt_find_struct(bo->btf, "event") : 0;

@@ -232,11 +232,12 @@ static int open_counter(struct stat_engine *s, struct stat_ctr *c, const struct 
 				pr_debug("thread %d exited before its counter was opened", (int)pid);
 				continue;
 			}
-			pr_err("cannot open the perf event '%s' (%s %d): %s%s", c->pub.name,
+			const char *fix = e == EACCES || e == EPERM
+				? "run as root or lower /proc/sys/kernel/perf_event_paranoid"
+				: log_limit_hint(-e);
+			pr_err("cannot open the perf event '%s' (%s %d): %s%s%s", c->pub.name,
 			       on_cpu ? "CPU" : "task", on_cpu ? cpu : (int)pid, strerror(e),
-			       e == EACCES || e == EPERM
-				       ? "; run as root or lower /proc/sys/kernel/perf_event_paranoid"
-				       : e == EMFILE ? "; raise the open file limit (ulimit -n)" : "");
+			       fix ? "; " : "", fix ? fix : "");
 			return -e;
 		}
 	}

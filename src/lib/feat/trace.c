@@ -347,7 +347,10 @@ int trace_start(struct trace *tr, const pid_t *pids, size_t nr_pids, pid_t workl
 	tr->rb = ring_buffer__new(bpf_map__fd(tr->skel->maps.events), on_record, tr, NULL);
 	if (!tr->rb) {
 		err = -errno;
-		pr_err("cannot set up the ring buffer reader: %s", log_strerr(err));
+		const char *limit = log_limit_hint(err);
+		pr_err("cannot set up the reader of the %llu KiB ring buffer: %s; %s",
+		       (unsigned long long)(trace_buffer_size(tr) >> 10), log_strerr(err),
+		       limit ? limit : "a smaller ring buffer may fit");
 		return err;
 	}
 	tr->attached = true;

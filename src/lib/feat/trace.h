@@ -92,6 +92,9 @@ int trace_poll(struct trace *tr, int timeout_ms);
 void trace_stop(struct trace *tr);
 /* Calls handed to on_event so far. */
 uint64_t trace_nr_events(const struct trace *tr);
+/* The loss counters so far (a per-CPU map read): events lost because the
+ * ring buffer was full, and calls whose arguments were lost. */
+void trace_lost(struct trace *tr, uint64_t *events, uint64_t *arguments);
 
 struct trace_sum_row {
 	struct trace_sum_key key;

@@ -160,6 +160,14 @@ static size_t read_errnos(struct trace *tr, struct trace_errno_row **out)
 	return n;
 }
 
+void trace_lost(struct trace *tr, uint64_t *events, uint64_t *arguments)
+{
+	uint64_t c[TRACE_CNT__MAX] = { 0 };
+	percpu_counters_read(bpf_map__fd(tr->skel->maps.counters), c, TRACE_CNT__MAX);
+	*events = c[TRACE_CNT_LOST_EVENTS];
+	*arguments = c[TRACE_CNT_LOST_AUG];
+}
+
 int trace_summary(struct trace *tr, struct trace_summary *s)
 {
 	memset(s, 0, sizeof(*s));

@@ -73,8 +73,10 @@ static int create_temp(struct ofile *of, mode_t mode)
 		int err = -errno;
 		free(tmp);
 		if (err != -EEXIST) {
-			pr_err("cannot create %s: cannot create a file in its directory: %s; check that the "
-			       "directory exists and that you may write to it", of->path, log_strerr(err));
+			const char *limit = log_limit_hint(err);
+			pr_err("cannot create %s: cannot create a file in its directory: %s; %s", of->path,
+			       log_strerr(err), limit ? limit : "check that the directory exists and that "
+			       "you may write to it");
 			return err;
 		}
 	}
@@ -168,7 +170,7 @@ static int open_in_place(const char *path, int *fd)
 	int f = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
 	if (f < 0) {
 		int err = -errno;
-		pr_err("cannot open %s for writing: %s", path, log_strerr(err));
+		pr_err("cannot open %s for writing: %s%s", path, log_strerr(err), log_limit_suffix(err));
 		return err;
 	}
 	if (fstat(f, &st) < 0 || S_ISREG(st.st_mode)) {

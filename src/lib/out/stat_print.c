@@ -5,6 +5,7 @@
  * metric ("  # %8.3f unit"), the variance "  ( +-%6.2f%% )". */
 #include "out/stat_print.h"
 
+#include "json.h"
 #include "target/target.h"
 #include "util.h"
 
@@ -54,6 +55,15 @@ void stat_print_interval_start(struct stat_printer *p)
 		p->nr_interval_prints = 0;
 }
 
+/* perf stat's JSON shape ("key" : "value", ) with the value escaped like
+ * every other JSON string (names and cgroup paths may hold any byte). */
+static void json_kv(FILE *f, const char *key, const char *v)
+{
+	fprintf(f, "\"%s\" : ", key);
+	json_fputs_escaped(f, v, strlen(v));
+	fputs(", ", f);
+}
+
 static void print_prefix(struct stat_printer *p, const struct stat_row *r)
 {
 	unsigned long sec = p->ts_ns / 1000000000ull, nsec = p->ts_ns % 1000000000ull;
@@ -87,9 +97,10 @@ static void print_value(struct stat_printer *p, const struct stat_row *r)
 			fprintf(p->out, "\"counter-value\" : \"%s\", ", missing);
 		else
 			fprintf(p->out, "\"counter-value\" : \"%f\", ", v);
-		fprintf(p->out, "\"unit\" : \"%s\", \"event\" : \"%s\", ", c->unit, c->name);
+		json_kv(p->out, "unit", c->unit);
+		json_kv(p->out, "event", c->name);
 		if (c->cgroup)
-			fprintf(p->out, "\"cgroup\" : \"%s\", ", c->cgroup);
+			json_kv(p->out, "cgroup", c->cgroup);
 		return;
 	case STAT_FMT_CSV:
 		if (missing)

@@ -29,17 +29,22 @@ static struct rec_event *new_event(struct recording *r)
 	return e;
 }
 
+static int read_paranoid(void)
+{
+	char *p = read_file("/proc/sys/kernel/perf_event_paranoid", NULL);
+	int v = p ? atoi(p) : -1;
+	free(p);
+	return v;
+}
+
 static void report_open_error(const struct rec_event *e, int err, int cpu)
 {
 	switch (-err) {
 	case EACCES:
-	case EPERM: {
-		char *p = read_file("/proc/sys/kernel/perf_event_paranoid", NULL);
+	case EPERM:
 		pr_err("cannot open event '%s' on CPU %d: permission denied (kernel.perf_event_paranoid = %d); "
-		       "run as root or grant CAP_PERFMON", e->name, cpu, p ? atoi(p) : -1);
-		free(p);
+		       "run as root or grant CAP_PERFMON", e->name, cpu, read_paranoid());
 		break;
-	}
 	case ENOENT:
 	case EOPNOTSUPP:
 	case ENODEV:
@@ -47,8 +52,10 @@ static void report_open_error(const struct rec_event *e, int err, int cpu)
 		       "works everywhere", e->name, log_strerr(err));
 		break;
 	case EMFILE:
-		pr_err("cannot open event '%s': too many open files; raise the limit with 'ulimit -n'",
-		       e->name);
+	case ENFILE:
+	case ENOMEM:
+		pr_err("cannot open event '%s' on CPU %d: %s; %s", e->name, cpu, log_strerr(err),
+		       log_limit_hint(err));
 		break;
 	case ESRCH:
 		pr_err("cannot open event '%s': the target process is gone", e->name);
@@ -103,6 +110,31 @@ static int route_to_ring(struct recording *r, int fd, int cpu)
 	return 0;
 }
 
+/* At perf_event_paranoid 2 (or more) without CAP_PERFMON the kernel refuses
+ * to sample the kernel, but a process may still sample its own user space:
+ * like perf, fall back to the event's user-only form ("cpu-clock:u") with a
+ * note, instead of failing. Not for an event the user limited to the kernel
+ * or one that only fires in the kernel (tracepoints). */
+static bool user_only_fallback(struct rec_event *e, pid_t pid)
+{
+	if (e->kind != REC_EV_SAMPLING || e->attr.exclude_kernel || e->attr.exclude_user ||
+	    e->attr.type == PERF_TYPE_TRACEPOINT || pid < 0)
+		return false;
+	int paranoid = read_paranoid();
+	if (paranoid < 2)
+		return false;
+	e->attr.exclude_kernel = 1;
+	e->attr.exclude_hv = 1;
+	e->attr.exclude_callchain_kernel = 1;
+	char *name = xasprintf("%s%s", e->name, strchr(e->name, ':') ? "u" : ":u");
+	pr_warn("kernel.perf_event_paranoid = %d and no CAP_PERFMON: kernel samples are not "
+		"allowed, sampling '%s' (user space only) instead of '%s', as perf does; run as "
+		"root or grant CAP_PERFMON to include the kernel", paranoid, name, e->name);
+	free(e->name);
+	e->name = name;
+	return true;
+}
+
 /* Open one fd; route it into the CPU's ring. -errno (not reported), or 1
  * (reported). */
 static int open_one(struct recording *r, int ev, pid_t pid, int cpu)
@@ -133,6 +165,8 @@ static int open_one(struct recording *r, int ev, pid_t pid, int cpu)
 		e->attr.build_id = 0;
 		fd = sys_perf_event_open(&e->attr, pid, cpu, group_fd, flags);
 	}
+	if (fd < 0 && (errno == EACCES || errno == EPERM) && user_only_fallback(e, pid))
+		fd = sys_perf_event_open(&e->attr, pid, cpu, -1, flags);
 	if (fd < 0)
 		return -errno;
 	ARRAY_GROW(r->fds, r->fds_cap, r->nfds + 1);
@@ -235,6 +269,15 @@ static void add_sideband(struct recording *r, uint64_t sample_type)
 	sb->attr.sample_period = 1;
 }
 
+/* Every sampling event excludes the kernel (user_only_fallback, or ':u'). */
+static bool user_only(const struct recording *r)
+{
+	for (size_t i = 0; i < r->nevents; i++)
+		if (r->events[i].kind == REC_EV_SAMPLING && !r->events[i].attr.exclude_kernel)
+			return false;
+	return true;
+}
+
 /* Open event ev on cpu: once system wide, or once per task. */
 static int open_on_cpu(struct recording *r, int ev, int cpu)
 {
@@ -246,6 +289,11 @@ static int open_on_cpu(struct recording *r, int ev, int cpu)
 		pid_t pid = !tasks ? -1 : (o->workload_pid > 0 ? o->workload_pid : o->threads[t]);
 		int err = open_one(r, ev, pid, cpu);
 		if (err < 0) {
+			if (e->kind == REC_EV_SIDEBAND && user_only(r)) {
+				/* no kernel samples: BPF programs cannot appear in them */
+				pr_debug("no BPF program load/unload events: %s", log_strerr(err));
+				continue;
+			}
 			if (e->kind == REC_EV_SIDEBAND) {
 				pr_warn_once("cannot record BPF program load/unload events (%s): "
 					     "BPF programs loaded during the recording may show as "
@@ -314,11 +362,14 @@ static bool to_stdout(const struct recording *r)
 
 static void report_write_error(const struct recording *r, int err)
 {
+	const char *limit = log_limit_hint(err);
 	if (to_stdout(r))
 		pr_err("cannot write perf.data to the standard output: %s%s", log_strerr(err),
 		       err == -EPIPE ? " (the reader of the pipe has exited)" : "");
 	else
-		pr_err("cannot write %s: %s (disk full?)", r->opts.output, log_strerr(err));
+		pr_err("cannot write %s: %s; %s", r->opts.output, log_strerr(err),
+		       limit ? limit : err == -ENOSPC || err == -EDQUOT ? "free disk space" :
+		       "check the file system");
 }
 
 /* The file with its attrs, then the state that exists before the
@@ -328,8 +379,11 @@ static int create_file(struct recording *r)
 	int err;
 	r->w = pd_writer_create(r->opts.output, &err);
 	if (!r->w) {
-		if (to_stdout(r))	/* a file's errors are logged by the writer */
-			pr_err("cannot duplicate the standard output's descriptor: %s", log_strerr(err));
+		if (to_stdout(r)) {	/* a file's errors are logged by the writer */
+			const char *limit = log_limit_hint(err);
+			pr_err("cannot duplicate the standard output's descriptor: %s%s%s", log_strerr(err),
+			       limit ? "; " : "", limit ? limit : "");
+		}
 		return err;
 	}
 	for (size_t i = 0; i < r->nevents; i++)
@@ -347,7 +401,8 @@ static int create_file(struct recording *r)
 	r->synth.ctx = r;
 	r->synth.sample_type = r->events[0].attr.sample_type;
 	r->synth.id = r->events[0].nids ? r->events[0].ids[0] : 0;
-	if ((err = synth_kernel_mmap(&r->synth)))
+	/* user space only (the paranoid fallback): no kernel map to name */
+	if (!user_only(r) && (err = synth_kernel_mmap(&r->synth)))
 		goto write_err;
 	if (r->opts.system_wide)
 		err = synth_all_processes(&r->synth, r->opts.workload_pid > 0 ? r->opts.workload_pid : -1);

@@ -80,7 +80,11 @@ bool skel_task_storage_usable(const char **why)
 
 int skel_load_error(int err, const char *what)
 {
-	if (err == -EPERM || err == -EACCES)
+	err = log_limit_cause(err);
+	const char *limit = log_limit_hint(err);
+	if (limit)
+		pr_err("cannot load %s: %s; %s", what, log_strerr(err), limit);
+	else if (err == -EPERM || err == -EACCES)
 		pr_err("cannot load %s: %s; run as root (CAP_BPF and CAP_PERFMON are needed)", what,
 		       log_strerr(err));
 	else
@@ -93,6 +97,7 @@ int skel_load_designs(const struct skel_design *d, int n, int (*load)(void *ctx,
 {
 	int err = -EOPNOTSUPP;
 	*why = NULL;
+	log_libbpf_limit_error();	/* only what this load reports counts */
 	for (int i = 0; i < n; i++) {
 		const char *missing = NULL;
 		if (d[i].usable && !d[i].usable(ctx, &missing)) {
@@ -153,9 +158,11 @@ int skel_attach_ordered(struct bpf_program *const *progs, struct bpf_link **cons
 		struct bpf_link *l = bpf_program__attach(progs[i]);
 		if (!l) {
 			int err = -errno;
-			pr_err("cannot attach BPF program '%s' (section '%s'): %s; the kernel needs %s",
+			const char *limit = log_limit_hint(err);
+			pr_err("cannot attach BPF program '%s' (section '%s'): %s; %s%s",
 			       bpf_program__name(progs[i]), bpf_program__section_name(progs[i]),
-			       log_strerr(err), skel_prog_feature(progs[i]));
+			       log_strerr(err), limit ? limit : "the kernel needs ",
+			       limit ? "" : skel_prog_feature(progs[i]));
 			return err;
 		}
 		*links[i] = l;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* User-space objects: function symbols of ELF files (.symtab, else .dynsym
  * plus a separate debug file found by build-id or .gnu_debuglink, else the
- * .gnu_debugdata minidebuginfo through libdwfl), their PT_LOAD segments to map
+ * .gnu_debugdata minidebuginfo decompressed with a size cap), their PT_LOAD segments to map
  * file offsets to link-time addresses, the vDSO from this process's own image
  * and JIT symbols from /tmp/perf-PID.map. Every input is untrusted: sizes and
  * indexes are checked, nothing is assumed NUL-terminated. */
@@ -10,11 +10,11 @@
 #include "log.h"
 #include "util.h"
 
-#include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -329,77 +329,86 @@ static bool same_build_id(const uint8_t *a, size_t alen, const uint8_t *b, size_
 	return n > 0 && memcmp(a, b, n) == 0;
 }
 
-/* Symbols from .gnu_debugdata (an xz-compressed ELF with a .symtab) through
- * libdwfl, which decompresses it; separate debug files are handled by us, so
- * the debuginfo callback finds nothing (and never asks debuginfod). */
-static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-			Dwarf_Addr base, const char *file_name, const char *debuglink_file,
-			GElf_Word debuglink_crc, char **debuginfo_file_name)
+/* MiniDebugInfo: .gnu_debugdata is an xz-compressed ELF whose .symtab has
+ * the functions .dynsym lacks. Its decompressed size is capped: symbol
+ * tables compress about 3 to 10 times, so 64 times the section (at least
+ * 1 MiB, at most 256 MiB) is generous for a real one, while a corrupt or
+ * hostile one (xz packs zeros 7000 to 1) could ask for any amount. */
+#define MINIDEBUGINFO_RATIO 64
+#define MINIDEBUGINFO_MIN (1u << 20)
+#define MINIDEBUGINFO_MAX (256u << 20)
+#define MINIDEBUGINFO_DECODER_MEM (64u << 20)
+
+/* The section decompressed into *out (malloc'd): its size, or 0 when it is
+ * not sound xz or exceeds the cap (with a warning naming the file). */
+static size_t unxz_section(const char *path, const uint8_t *in, size_t in_len, uint8_t **out)
 {
-	(void)mod; (void)userdata; (void)modname; (void)base; (void)file_name;
-	(void)debuglink_file; (void)debuglink_crc; (void)debuginfo_file_name;
-	return -1;
+	lzma_stream strm = LZMA_STREAM_INIT;
+	*out = NULL;
+	if (lzma_stream_decoder(&strm, MINIDEBUGINFO_DECODER_MEM, 0) != LZMA_OK)
+		return 0;
+	size_t limit = in_len > MINIDEBUGINFO_MAX / MINIDEBUGINFO_RATIO ? MINIDEBUGINFO_MAX :
+		       in_len * MINIDEBUGINFO_RATIO;
+	if (limit < MINIDEBUGINFO_MIN)
+		limit = MINIDEBUGINFO_MIN;
+	size_t cap = in_len * 4 < limit ? in_len * 4 : limit, len = 0;
+	if (cap < 4096)
+		cap = 4096;
+	uint8_t *buf = xmalloc(cap);
+	strm.next_in = in;
+	strm.avail_in = in_len;
+	lzma_ret ret;
+	for (;;) {
+		if (len == cap) {
+			if (cap >= limit) {
+				pr_warn("%s: its MiniDebugInfo (.gnu_debugdata, %zu bytes) decompresses "
+					"to more than %zu bytes (%d times its size, at most %u MiB): not "
+					"read, only its .dynsym symbols are used; the file may be corrupt",
+					path, in_len, limit, MINIDEBUGINFO_RATIO, MINIDEBUGINFO_MAX >> 20);
+				ret = LZMA_MEMLIMIT_ERROR;
+				break;
+			}
+			cap = cap * 2 > limit ? limit : cap * 2;
+			buf = xrealloc(buf, cap);
+		}
+		strm.next_out = buf + len;
+		strm.avail_out = cap - len;
+		ret = lzma_code(&strm, LZMA_FINISH);
+		len = cap - strm.avail_out;
+		if (ret != LZMA_OK)
+			break;
+	}
+	lzma_end(&strm);
+	if (ret != LZMA_STREAM_END) {
+		if (ret != LZMA_MEMLIMIT_ERROR || len < cap)
+			pr_debug("%s: .gnu_debugdata is not sound xz (liblzma error %d)", path, (int)ret);
+		free(buf);
+		return 0;
+	}
+	*out = buf;
+	return len;
 }
 
-static size_t read_minidebuginfo(const char *path, struct symtab *st)
+static size_t read_minidebuginfo(Elf *main, const char *path, struct symtab *st)
 {
-	/* libdwfl reads the fd we give it (a file checked here, not one it
-	 * would open again by path) and closes it with its module; when no
-	 * module is made, the fd stays ours. */
-	int fd = open_regular(path, 0, NULL);
-	if (fd < 0)
+	Elf_Scn *scn;
+	if (!has_section(main, ".gnu_debugdata", &scn))
 		return 0;
-	static const Dwfl_Callbacks cb = {
-		.find_elf = dwfl_build_id_find_elf,
-		.find_debuginfo = no_debuginfo,
-		.section_address = dwfl_offline_section_address,
-	};
-	Dwfl *dwfl = dwfl_begin(&cb);
-	if (!dwfl) {
-		close(fd);
+	Elf_Data *d = elf_rawdata(scn, NULL);
+	if (!d || !d->d_buf || !d->d_size)
 		return 0;
-	}
-	size_t count = 0;
-	Dwfl_Module *mod = dwfl_report_offline(dwfl, "", path, fd);
-	if (!mod)
-		close(fd);
-	dwfl_report_end(dwfl, NULL, NULL);
-	GElf_Addr bias = 0;
-	if (!mod || !dwfl_module_getelf(mod, &bias)) {
-		dwfl_end(dwfl);
+	uint8_t *raw;
+	size_t len = unxz_section(path, d->d_buf, d->d_size, &raw);
+	if (!len)
 		return 0;
-	}
-	int n = dwfl_module_getsymtab(mod);
-	struct strbuf names = {0};
-	struct pending { uint64_t start, end; size_t name; uint8_t rank; } *pend = NULL;
-	size_t npend = 0, cap = 0;
-	for (int i = 1; i < n; i++) {
-		GElf_Sym sym;
-		GElf_Addr addr;
-		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, NULL, NULL, NULL);
-		if (!name || !*name || !is_func_sym(&sym) || addr < bias)
-			continue;
-		ARRAY_GROW(pend, cap, npend + 1);
-		uint64_t start = addr - bias;
-		pend[npend].start = start;
-		pend[npend].end = sym.st_size ? start + sym.st_size : 0;
-		pend[npend].name = names.len;
-		pend[npend].rank = bind_rank(GELF_ST_BIND(sym.st_info));
-		npend++;
-		sb_append_len(&names, name, strlen(name) + 1);
-	}
-	dwfl_end(dwfl);
-	if (npend) {
-		symtab_own(st, names.buf);
-		for (size_t i = 0; i < npend; i++)
-			symtab_add(st, pend[i].start, pend[i].end, names.buf + pend[i].name, NULL,
-				   pend[i].rank);
-		count = npend;
-	} else {
-		sb_free(&names);
-	}
-	free(pend);
-	return count;
+	size_t n = 0;
+	Elf *e = elf_memory((char *)raw, len);
+	if (e && elf_kind(e) == ELF_K_ELF)
+		n = read_sym_section(e, SHT_SYMTAB, st);
+	if (e)
+		elf_end(e);
+	free(raw);	/* read_sym_section keeps its own copy of the names */
+	return n;
 }
 
 /* A separate debug file with a .symtab for the main file: by build-id, then
@@ -473,13 +482,8 @@ static void load_elf_syms(struct elf_file *f, const char *path, const char *root
 		read_sym_section(f->e, SHT_DYNSYM, st);
 		return;
 	}
-	if (mini) {
-		char *full = xasprintf("%s%s", root, path);
-		size_t n = read_minidebuginfo(full, st);
-		free(full);
-		if (n)
-			return;	/* dwfl gave .dynsym and the minidebuginfo symbols */
-	}
+	if (mini)
+		read_minidebuginfo(f->e, path, st);
 	read_sym_section(f->e, SHT_DYNSYM, st);
 }
 

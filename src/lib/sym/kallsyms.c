@@ -96,6 +96,7 @@ struct kparse {
 	size_t lines, zero;
 	bool copy;		/* a saved copy: see kallsyms_load_copy */
 	bool data;		/* keep the data symbols instead of the text ones */
+	size_t long_lines;	/* lines of KALLSYMS_MAX_LINE bytes or more, skipped */
 	struct kmod *mods;	/* copy: the modules it has symbols of */
 	size_t nmods, capmods, lastmod;
 };
@@ -170,20 +171,33 @@ static void parse_line(struct kparse *k, char *line)
 }
 
 #define BLOCK (1u << 20)
+/* A kallsyms line is an address, a type, a name of at most KSYM_NAME_LEN
+ * (512) bytes and a module: a longer "line" is not one, and is skipped, so
+ * that a file without newlines costs one block of memory, not a growing one. */
+#define KALLSYMS_MAX_LINE 4096
 
-/* The file is read in blocks that the table keeps (names point into them):
- * no growing buffer copied over and over. A line cut by the end of a block
- * moves to the start of the next one. */
+static void parse_sized_line(struct kparse *k, char *line, size_t len)
+{
+	if (len >= KALLSYMS_MAX_LINE)
+		k->long_lines++;
+	else
+		parse_line(k, line);
+}
+
+/* The file is read in blocks that the table keeps when symbols were taken
+ * from them (names point into them): no growing buffer copied over and over.
+ * A line cut by the end of a block moves to the start of the next one. */
 static int parse_file(int fd, struct kparse *k)
 {
 	size_t carry = 0;
-	uint64_t total = 0;
-	char *prev = NULL;
+	uint64_t total = 0;	/* bounded: a kallsyms file is at most KALLSYMS_MAX */
+	char keep[KALLSYMS_MAX_LINE];
+	bool skipping = false;	/* inside an overlong line: up to its newline */
 	for (;;) {
 		size_t cap = carry + BLOCK;
 		char *buf = xmalloc(cap + 1);
 		if (carry)
-			memcpy(buf, prev, carry);
+			memcpy(buf, keep, carry);
 		ssize_t r = read_full(fd, buf + carry, cap - carry);
 		if (r < 0) {
 			int e = errno;
@@ -195,25 +209,38 @@ static int parse_file(int fd, struct kparse *k)
 			free(buf);
 			return -EFBIG;
 		}
-		size_t n = carry + (size_t)r;
+		size_t n = carry + (size_t)r, before = k->st->n;
 		bool eof = n < cap;
 		char *p = buf, *end = buf + n;
+		if (skipping) {
+			char *nl = memchr(p, '\n', n);
+			p = nl ? nl + 1 : end;
+			skipping = !nl;
+		}
 		for (;;) {
 			char *nl = memchr(p, '\n', (size_t)(end - p));
 			if (!nl)
 				break;
 			*nl = '\0';
-			parse_line(k, p);
+			parse_sized_line(k, p, (size_t)(nl - p));
 			p = nl + 1;
 		}
 		if (eof && p < end) {	/* a last line without a newline */
 			*end = '\0';
-			parse_line(k, p);
+			parse_sized_line(k, p, (size_t)(end - p));
 			p = end;
 		}
 		carry = (size_t)(end - p);
-		prev = p;
-		symtab_own(k->st, buf);
+		if (carry >= KALLSYMS_MAX_LINE) {
+			k->long_lines++;
+			skipping = true;
+			carry = 0;
+		}
+		memcpy(keep, p, carry);
+		if (k->st->n != before)
+			symtab_own(k->st, buf);
+		else
+			free(buf);
 		if (eof)
 			return 0;
 	}
@@ -260,6 +287,10 @@ static long load(const char *path, const char *modules, struct strtab *strs, str
 	ARRAY_GROW(st->syms, st->cap, st->n + (1u << 17));
 	int err = parse_file(fd, &k);
 	close(fd);
+	if (k.long_lines)
+		pr_warn("%s: %zu lines of %d bytes or more skipped: not the /proc/kallsyms format "
+			"(\"ADDRESS TYPE NAME [MODULE]\" lines); give a copy of /proc/kallsyms",
+			path, k.long_lines, KALLSYMS_MAX_LINE);
 	if (err < 0) {
 		free(k.mods);
 		symtab_free(st);

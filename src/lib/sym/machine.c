@@ -135,6 +135,10 @@ struct machine {
 	struct symtab kdata;	/* data symbols, loaded on first use */
 	bool kdata_loaded;
 	bool ksyms_loaded;
+	/* why kernel symbols are missing, told at the first kernel address (a
+	 * user-only recording has none, and needs no warning) */
+	char *ksyms_problem;
+	bool ksyms_problem_told;	/* atomic */
 	bool ksyms_ready;	/* ksyms complete (atomic: set by the thread that loaded them) */
 	struct kmap *kmaps;
 	size_t nkmaps, capkmaps;
@@ -221,6 +225,7 @@ void machine_free(struct machine *m)
 	pthread_mutex_destroy(&m->kmaps_lock);
 	strtab_free(m->strs);
 	free(m->kallsyms_path);
+	free(m->ksyms_problem);
 	free(m->modules_path);
 	free(m);
 }
@@ -759,13 +764,15 @@ static void load_kallsyms(struct machine *m)
 	}
 	long n = kallsyms_load(m->opts.kallsyms, m->opts.modules, m->strs, &m->ksyms, &hidden);
 	if (n < 0)
-		pr_warn("cannot read kernel symbols from %s: %s; kernel addresses stay "
-			"unresolved (run as root or pass a readable kallsyms file)",
-			m->opts.kallsyms, open_regular_strerror((int)n));
+		m->ksyms_problem = xasprintf("cannot read kernel symbols from %s: %s; kernel "
+					     "addresses stay unresolved (run as root or pass a "
+					     "readable kallsyms file)", m->opts.kallsyms,
+					     open_regular_strerror((int)n));
 	else if (hidden)
-		pr_warn("kernel symbol addresses in %s are hidden (kptr_restrict); kernel "
-			"addresses stay unresolved (run as root or set "
-			"/proc/sys/kernel/kptr_restrict to 0)", m->opts.kallsyms);
+		m->ksyms_problem = xasprintf("kernel symbol addresses in %s are hidden "
+					     "(kptr_restrict); kernel addresses stay unresolved (run "
+					     "as root or set /proc/sys/kernel/kptr_restrict to 0)",
+					     m->opts.kallsyms);
 	else
 		pr_debug("%ld kernel text symbols from %s in %.1f ms", n, m->opts.kallsyms,
 			 (double)(now_ns() - t0) / 1e6);
@@ -837,6 +844,8 @@ static void resolve_kernel(struct machine *m, struct rcache *cache, uint64_t add
 	} else {
 		r.dso = m->s_kernel;
 		r.sym = intern_hex(m, addr);
+		if (m->ksyms_problem && !__atomic_exchange_n(&m->ksyms_problem_told, true, __ATOMIC_ACQ_REL))
+			pr_warn("%s", m->ksyms_problem);
 	}
 	r.dso_path = r.dso;
 	pthread_mutex_lock(&m->kmaps_lock);

@@ -392,14 +392,16 @@ int workload_prepare_redirected(struct workload *w, char **argv, bool stdout_to_
 	}
 	if (pipe2(go, O_CLOEXEC) < 0) {
 		int e = errno;
-		pr_err("cannot create a pipe to start '%s': %s", argv[0], strerror(e));
+		pr_err("cannot create a pipe to start '%s': %s%s", argv[0], strerror(e),
+		       log_limit_suffix(-e));
 		return -e;
 	}
 	if (pipe2(er, O_CLOEXEC) < 0) {
 		int e = errno;
 		close(go[0]);
 		close(go[1]);
-		pr_err("cannot create a pipe to start '%s': %s", argv[0], strerror(e));
+		pr_err("cannot create a pipe to start '%s': %s%s", argv[0], strerror(e),
+		       log_limit_suffix(-e));
 		return -e;
 	}
 	fflush(NULL);

@@ -1,0 +1,60 @@
+#!/bin/sh
+# Messages under resource limits name the limit hit and what to raise:
+# 'ulimit -n' (EMFILE) for every command that runs out of file descriptors
+# (not a verifier log, a missing kernel feature, a full disk or the EINVAL
+# libbpf returns after retrying), 'ulimit -v' (ENOMEM) under an address
+# space limit (not a missing process or kernel BTF).
+. "$(dirname "$0")/lib.sh"
+need_root; need_tracefs
+cd "$TMP" || fail "no temp dir"
+OBJ="$BUILD/examples/tracex1.bpf.o"
+
+# a process of 40 threads: one descriptor per thread and CPU does not fit in 64
+python3 -c 'import threading, time
+for _ in range(39): threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
+time.sleep(30)' &
+pid=$!
+i=0
+while [ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -lt 40 ]; do
+  i=$((i + 1)); [ $i -gt 100 ] && fail "the 40-thread process did not start"; sleep 0.1
+done
+expect_fail "record -p (40 threads), ulimit -n 64" "Too many open files; the open file limit \(64, 'ulimit -n'\) is reached" \
+  sh -c "ulimit -n 64; exec \"\$0\" record -e cpu-clock -p $pid -o x.data --duration 0.1" "$BPFPERF"
+kill $pid 2>/dev/null; wait $pid 2>/dev/null
+
+# every command, at limits from 6 to 24 descriptors: any failure names the limit
+wrong="verifier log|the kernel needs|disk full|check the directory|Invalid argument|No such process"
+checked=0
+for n in 6 8 10 12 14 16 20 24; do
+  for c in "record -e cpu-clock -a -o x.data --duration 0.1" "trace -a -s --duration 0" "trace -- true" \
+           "stat -a -- sleep 0.1" "lock contention -a -- sleep 0.1" "run $OBJ --duration 0.1"; do
+    if sh -c "ulimit -n $n; exec \"\$0\" $c" "$BPFPERF" >out 2>err; then continue; fi
+    rc=$?
+    [ $rc -ge 124 ] && { cat err; fail "ulimit -n $n, $c: killed (status $rc)"; }
+    grep -q "error: " err || continue	# the workload's own failure
+    grep -q "Too many open files.*the open file limit ($n, 'ulimit -n') is reached" err \
+      || { cat err; fail "ulimit -n $n, $c: the message does not name the open file limit"; }
+    grep -Eq "error: .*($wrong)" err && { cat err; fail "ulimit -n $n, $c: blames something else"; }
+    checked=$((checked + 1))
+  done
+done
+[ $checked -ge 10 ] || fail "only $checked failures under ulimit -n"
+ok "ulimit -n: $checked failures, each names the open file limit"
+
+if ! sh -c 'ulimit -v 200000; exec "$0" --help' "$BPFPERF" >/dev/null 2>&1; then
+  echo "note: ulimit -v part not run: this binary cannot start under an address space limit (sanitizers)"
+  exit 0
+fi
+checked=0
+for v in 20000 40000 60000; do
+  for c in "trace -a -s --duration 0" "lock contention -a -- sleep 0.1" "report -i x.data"; do
+    if sh -c "ulimit -v $v; exec \"\$0\" $c" "$BPFPERF" >out 2>err; then continue; fi
+    grep -q "error: " err || continue
+    grep -q "the address space limit ($v KiB, 'ulimit -v')" err \
+      || { cat err; fail "ulimit -v $v, $c: the message does not name the address space limit"; }
+    grep -Eq "error: .*($wrong)" err && { cat err; fail "ulimit -v $v, $c: blames something else"; }
+    checked=$((checked + 1))
+  done
+done
+[ $checked -ge 2 ] || fail "only $checked failures under ulimit -v"
+ok "ulimit -v: $checked failures, each names the address space limit"
