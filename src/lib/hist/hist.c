@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hist/filter.h"
 #include "hist/hist.h"
 #include "log.h"
 #include "util.h"
@@ -43,7 +44,37 @@ static const struct {
 	{ "symbol", "Symbol", SORT_SYM },
 	{ "cpu", "CPU", SORT_CPU },
 	{ "state", "State", SORT_STATE },
+	{ "period", "Period", SORT_PERIOD },
+	{ "sample", "Samples", SORT_SAMPLE },
+	{ "overhead", "Overhead", SORT_OVERHEAD },
+	{ "overhead_children", "Children", SORT_OVERHEAD_CHILDREN },
 };
+
+/* perf 6.1's other sort keys and fields: refused by name, never replaced by
+ * a default. */
+static const char *const perf_only_keys[] = {
+	"srcline", "srcfile", "parent", "dso_size", "trace", "sym_size", "socket", "cgroup",
+	"cgroup_id", "time", "code_page_size", "ins_lat", "local_ins_lat", "p_stage_cyc",
+	"addr", "local_p_stage_cyc", "simd", "retire_lat", "weight", "local_weight",
+	"transaction", "mem", "symoff", "dso_from", "dso_to", "symbol_from", "symbol_to",
+	"mispredict", "in_tx", "abort", "cycles", "srcline_from", "srcline_to", "ipc_lbr",
+	"addr_from", "addr_to", "symbol_daddr", "dso_daddr", "locked", "tlb", "mem_lvl", "snoop",
+	"dcacheline", "phys_daddr", "data_page_size", "blocked", "overhead_sys", "overhead_us",
+	"overhead_guest_sys", "overhead_guest_us", "tp", "dso_size", "callchain_branch_predicted",
+};
+
+bool sort_key_perf_only(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(perf_only_keys); i++)
+		if (!strcmp(perf_only_keys[i], name))
+			return true;
+	return false;
+}
+
+const char *sort_keys_known(void)
+{
+	return "comm, pid, tid, dso, sym, cpu, state, period, sample, overhead, overhead_children";
+}
 
 int sort_keys_parse(const char *s, enum sort_key *keys, int max, const char **bad)
 {
@@ -420,6 +451,7 @@ struct hist {
 	bool key[SORT__MAX];
 	struct trie trie;
 	uint64_t total_period, total_samples;
+	uint64_t filtered_period, filtered_samples;	/* refused by opts.filter */
 	/* last root, to skip the root lookup for runs of samples of one thread */
 	const char *last_comm;
 	int last_pid, last_tid, last_cpu, last_state;
@@ -540,6 +572,14 @@ void hist_add_sample(struct hist *h, const struct hist_sample *s)
 {
 	if (h->finished || !s)
 		return;
+	if (h->opts.filter && !hist_filter_match(h->opts.filter, s->comm, s->pid, s->tid,
+						   s->frames && s->nframes ? &s->frames[0] : NULL)) {
+		h->filtered_period += s->period;
+		h->filtered_samples++;
+		h->total_period += s->period;
+		h->total_samples++;
+		return;
+	}
 	int pid = h->key[SORT_PID] ? s->pid : 0;
 	int tid = h->key[SORT_TID] ? s->tid : 0;
 	int cpu = h->key[SORT_CPU] ? s->cpu : 0;
@@ -1344,12 +1384,17 @@ const struct hist_entry *hist_entry_at(const struct hist *h, size_t i)
 
 uint64_t hist_total_period(const struct hist *h)
 {
-	return h->total_period;
+	return h->opts.relative ? h->total_period - h->filtered_period : h->total_period;
 }
 
 uint64_t hist_total_samples(const struct hist *h)
 {
-	return h->total_samples;
+	return h->opts.relative ? h->total_samples - h->filtered_samples : h->total_samples;
+}
+
+uint64_t hist_filtered_samples(const struct hist *h)
+{
+	return h->filtered_samples;
 }
 
 /* ---- stack walks ------------------------------------------------------------ */

@@ -18,6 +18,11 @@ struct out_opts {
 	bool callgraph;			/* -g: print call-graph trees under entries */
 	double callgraph_limit;		/* perf's 0.5: hide call-graph branches below it (%) */
 	const char *title;		/* flame graph title */
+	bool show_nr_samples;		/* -n: a Samples column after the overheads */
+	const enum sort_key *fields;	/* -F: exactly these columns, in this order
+					 * (keys and SORT_OVERHEAD...); NULL: the
+					 * overheads, then the hist's keys */
+	int nfields;
 };
 
 /* perf report --stdio layout: "# Samples: ...", column headers (Children/Self

@@ -173,6 +173,8 @@ static int parse_events(struct recording *r, uint64_t sample_type)
 		e->kind = REC_EV_SAMPLING;
 		e->attr.size = sizeof(e->attr);
 		e->attr.sample_type = sample_type;
+		if (sample_type & PERF_SAMPLE_CALLCHAIN)
+			e->attr.sample_max_stack = (uint16_t)o->max_stack;
 		if (o->period) {
 			e->attr.sample_period = o->period;
 		} else if (e->attr.type == PERF_TYPE_TRACEPOINT) {
