@@ -251,7 +251,7 @@ void agg_add(struct aggregator *a, const struct agg_sample *s)
 	/* Balance the threads: kernel addresses go to the worker while it keeps
 	 * up, and are resolved here (once it has loaded kallsyms) while it lags. */
 	bool defer = a->threaded && __atomic_load_n(&a->queued, __ATOMIC_RELAXED) < 2;
-	for (size_t i = 0; i < s->nr_callchain; i++) {
+	for (size_t i = 0; i < s->nr_callchain && (!s->max_frames || n < s->max_frames); i++) {
 		uint64_t ip = s->callchain[i];
 		if (ip >= PD_CONTEXT_MAX) {
 			sp = marker_space(ip);

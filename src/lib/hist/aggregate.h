@@ -26,6 +26,8 @@ struct agg_sample {
 					 * markers; may be empty */
 	size_t nr_callchain;
 	uint64_t ip;			/* the frame when the callchain has no address */
+	uint32_t max_frames;		/* keep the first (innermost) max_frames frames;
+					 * 0: all (perf report's --max-stack) */
 };
 
 struct aggregator;

@@ -1149,8 +1149,8 @@ static void build_entry_tree(struct ccb *b, uint32_t e)
 	b->nitems = 0;
 	b->nstack = 0;
 	he->cc_root = cn_new(h, NULL, total);
-	if (h->opts.children) {
-		for (uint32_t j = x->ooff[e]; j < x->ooff[e + 1]; j++) {
+	if (h->opts.children || h->opts.caller_order) {
+		for (uint32_t j = x->ooff ? x->ooff[e] : 0; x->ooff && j < x->ooff[e + 1]; j++) {
 			uint32_t v = x->onode[j];
 			uint64_t w = t->cum_period[v] - self_under(x, e, v);
 			if (w)
@@ -1297,7 +1297,8 @@ void hist_finish(struct hist *h)
 	/* Text --no-children: only the leaves' entries and their chains up to
 	 * the roots are shown, so neither the subtree sums nor the kid lists
 	 * are needed (the walkers build them if asked: trie_sort_kids). */
-	bool self_only = !h->opts.children && h->opts.skip_children_sums;
+	bool self_only = !h->opts.children && h->opts.skip_children_sums &&
+			 !(h->opts.caller_order && h->opts.callchains);
 	if (!self_only)
 		trie_index(t);
 	/* the child hash of the trie and the stack cache are not needed any more */

@@ -76,6 +76,9 @@ struct hist_opts {
 				 * Set it like out_opts.callgraph_limit: it is what
 				 * keeps hist_finish fast on profiles with many
 				 * distinct stacks. */
+	bool caller_order;	/* without children: call graphs from the outermost
+				 * caller down to the entry (perf's -G), not from the
+				 * entry up (callee order, perf's default there) */
 	const struct hist_filter *filter;	/* samples it refuses count in the
 				 * total but make no entry (hist/filter.h); NULL: none */
 	bool relative;		/* percentages of the samples the filter kept (perf's

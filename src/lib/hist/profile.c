@@ -70,6 +70,7 @@ static void on_sample(struct profile *rp, const struct pd_record *r)
 		.nr_callchain = s->nr_callchain,
 		.ip = s->ip,
 		.state = off_cpu_sample_state(ev, s),
+		.max_frames = rp->max_stack,
 	};
 	agg_add(rp->agg, &as);
 	rp->samples++;
@@ -267,6 +268,7 @@ int profile_build(struct profile *rp, struct pd_file *f, const struct profile_op
 	rp->cpus = o->cpus;
 	rp->ncpus = o->ncpus;
 	rp->count_records = o->count_records;
+	rp->max_stack = o->max_stack;
 	/* The idle task has no COMM record; perf calls it swapper. */
 	machine_comm(rp->m, 0, 0, "swapper", false);
 

@@ -33,6 +33,8 @@ struct profile_opts {
 				 * syntax, percent slices of the recording included); NULL: all */
 	const bool *cpus;	/* only samples of the CPUs set here (ncpus entries); NULL: all */
 	int ncpus;
+	unsigned max_stack;	/* keep the innermost max_stack frames of each call
+				 * graph (perf report --max-stack); 0: all */
 	bool count_records;	/* fill profile.nr_records and event_samples (perf's --stats) */
 };
 
@@ -61,6 +63,7 @@ struct profile {
 	const struct pd_file *file;
 	const bool *cpus;
 	int ncpus;
+	unsigned max_stack;
 	bool count_records;
 };
 

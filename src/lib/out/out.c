@@ -117,7 +117,22 @@ static void pick_cols(const struct hist *h, const struct out_opts *o, struct col
 	if (o->show_nr_samples)
 		add_col(c, SORT_SAMPLE);
 	for (int k = 0; k < ho->nkeys; k++)
-		add_col(c, ho->keys[k]);
+		if (!o->elide[ho->keys[k]])
+			add_col(c, ho->keys[k]);
+}
+
+static void print_elided(FILE *f, const struct hist *h, const struct out_opts *o)
+{
+	const struct hist_opts *ho = hist_opts(h);
+	bool any = false;
+	for (int k = 0; k < ho->nkeys && !(o->fields && o->nfields > 0); k++) {
+		enum sort_key key = ho->keys[k];
+		if (!o->elide[key])
+			continue;
+		fprintf(f, "%s# %s: %s\n", any ? "" : "#\n", key == SORT_SYM ? "symbol" : sort_key_name(key),
+			o->elide[key]);
+		any = true;
+	}
 }
 
 static void compute_widths(const struct hist *h, struct cols *c)
@@ -407,8 +422,12 @@ int out_table(FILE *f, const struct hist *h, const struct out_opts *o)
 	uint64_t nsamples = o->total_samples ? o->total_samples : hist_total_samples(h);
 
 	fmt_samples(nbuf, sizeof(nbuf), nsamples);
+	print_elided(f, h, o);
 	fprintf(f, "#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)o->lost_samples);
-	fprintf(f, "# Samples: %s of event '%s'\n", nbuf, o->event_name ? o->event_name : "cpu-clock");
+	fprintf(f, "# Samples: %s of event '%s'", nbuf, o->event_name ? o->event_name : "cpu-clock");
+	if (o->time_slices)
+		fprintf(f, " (time slices: %s)", o->time_slices);
+	fputc('\n', f);
 	fprintf(f, "# Event count (approx.): %llu\n#\n", (unsigned long long)hist_total_period(h));
 	pick_cols(h, o, &c);
 	compute_widths(h, &c);
@@ -544,6 +563,33 @@ int out_folded_ex(FILE *f, const struct hist *h, const struct out_folded_opts *o
 	hist_stacks_walk(h, folded_cb, &c);
 	if (ferror(f)) {
 		pr_err("writing folded stacks: %s; check the output file and the free space",
+		       strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- record counts (--stats) ------------------------------------------------ */
+
+int out_record_stats(FILE *f, const uint64_t *nr, size_t ntypes, const char *(*type_name)(uint32_t),
+		     const struct out_stats_event *ev, size_t nev)
+{
+	uint64_t total = 0;
+	for (size_t i = 0; i < ntypes; i++)
+		total += nr[i];
+	fprintf(f, "\nAggregated stats:\n%16s events: %10llu\n", "TOTAL", (unsigned long long)total);
+	for (size_t i = 0; i < ntypes; i++)
+		if (nr[i])
+			fprintf(f, "%16s events: %10llu  (%4.1f%%)\n", type_name((uint32_t)i),
+				(unsigned long long)nr[i], pct(nr[i], total));
+	for (size_t i = 0; i < nev; i++) {
+		if (!ev[i].samples)
+			continue;
+		fprintf(f, "%s stats:\n%16s events: %10llu\n", ev[i].name, "SAMPLE",
+			(unsigned long long)ev[i].samples);
+	}
+	if (ferror(f)) {
+		pr_err("writing the record counts: %s; check the output file and the free space",
 		       strerror(errno ? errno : EIO));
 		return -1;
 	}
