@@ -251,12 +251,25 @@ void agg_add(struct aggregator *a, const struct agg_sample *s)
 	/* Balance the threads: kernel addresses go to the worker while it keeps
 	 * up, and are resolved here (once it has loaded kallsyms) while it lags. */
 	bool defer = a->threaded && __atomic_load_n(&a->queued, __ATOMIC_RELAXED) < 2;
-	for (size_t i = 0; i < s->nr_callchain && (!s->max_frames || n < s->max_frames); i++) {
+	size_t skip_from = SIZE_MAX, skip_to = 0;	/* frames [from, to) left out */
+	if (s->max_frames && s->keep_outer) {
+		size_t nf = 0;
+		for (size_t i = 0; i < s->nr_callchain; i++)
+			nf += s->callchain[i] < PD_CONTEXT_MAX;
+		if (nf > s->max_frames) {
+			skip_from = 1;
+			skip_to = nf - s->max_frames;
+		}
+	}
+	for (size_t i = 0, k = 0; i < s->nr_callchain && (!s->max_frames || s->keep_outer || n < s->max_frames);
+	     i++) {
 		uint64_t ip = s->callchain[i];
 		if (ip >= PD_CONTEXT_MAX) {
 			sp = marker_space(ip);
 			continue;
 		}
+		if (k++ >= skip_from && k <= skip_to)
+			continue;
 		put_frame(a, &qf[n++], s->pid, s->tid, ip, sp, defer);
 	}
 	if (n == 0)

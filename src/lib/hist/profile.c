@@ -71,6 +71,7 @@ static void on_sample(struct profile *rp, const struct pd_record *r)
 		.ip = s->ip,
 		.state = off_cpu_sample_state(ev, s),
 		.max_frames = rp->max_stack,
+		.keep_outer = rp->max_stack_outer,
 	};
 	agg_add(rp->agg, &as);
 	rp->samples++;
@@ -269,6 +270,9 @@ int profile_build(struct profile *rp, struct pd_file *f, const struct profile_op
 	rp->ncpus = o->ncpus;
 	rp->count_records = o->count_records;
 	rp->max_stack = o->max_stack;
+	/* perf resolves call graphs in its display order: caller order
+	 * (children, -G) keeps the outermost frames */
+	rp->max_stack_outer = o->hist.children || o->hist.caller_order;
 	/* The idle task has no COMM record; perf calls it swapper. */
 	machine_comm(rp->m, 0, 0, "swapper", false);
 

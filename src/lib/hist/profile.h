@@ -64,6 +64,7 @@ struct profile {
 	const bool *cpus;
 	int ncpus;
 	unsigned max_stack;
+	bool max_stack_outer;
 	bool count_records;
 };
 
