@@ -299,8 +299,10 @@ static int report_write(struct report *rp, bool callgraph, double callgraph_limi
 		r = out_json(out, rp->p.h, &oo);
 	} else if (rp->folded) {
 		r = out_folded_ex(out, rp->p.h, &rp->folded_opts);
-	} else {
+	} else if (rp->p.samples || !(rp->time || rp->cpu_list)) {
 		r = out_table(out, rp->p.h, &oo);
+	} else {
+		r = 0;	/* perf skips an event whose samples --time/--cpu all dropped */
 	}
 	pr_debug("report: %.1f ms to write the output", (double)(now_ns() - t0) / 1e6);
 	if (r < 0 || ferror(out)) {
@@ -578,6 +580,16 @@ int cmd_report(int argc, char **argv)
 		       "(-a), or with perf record --sample-cpu", rp.input);
 		pd_close(f);
 		goto out;
+	}
+	size_t flen;
+	const uint32_t *nrc = pd_feature(f, PD_FEAT_NRCPUS, &flen);
+	for (size_t c = nrc && flen >= 8 ? nrc[1] : ARRAY_SIZE(rp.cpus); rp.cpu_list && c < ARRAY_SIZE(rp.cpus); c++) {
+		if (rp.cpus[c]) {
+			pr_err("--cpu %s: CPU %zu is not in %s, recorded on %u CPUs", rp.cpu_list, c, rp.input,
+			       nrc[1]);
+			pd_close(f);
+			goto out;
+		}
 	}
 	if (resolve_callgraph(&rp, f, &ho, &callgraph)) {
 		pd_close(f);
