@@ -124,21 +124,13 @@ static const char *add_syms(const char *arg, void *dst)
 static const char *add_pids(const char *arg, void *dst)
 {
 	char err[256];
-	if (hist_filter_add_pids(dst, arg, err, sizeof(err)) < 0) {
-		pr_err("invalid --pid '%s': %s", arg, err);
-		return CLI_REPORTED;
-	}
-	return NULL;
+	return hist_filter_add_pids(dst, arg, err, sizeof(err)) < 0 ? "process ids separated by commas" : NULL;
 }
 
 static const char *add_tids(const char *arg, void *dst)
 {
 	char err[256];
-	if (hist_filter_add_tids(dst, arg, err, sizeof(err)) < 0) {
-		pr_err("invalid --tid '%s': %s", arg, err);
-		return CLI_REPORTED;
-	}
-	return NULL;
+	return hist_filter_add_tids(dst, arg, err, sizeof(err)) < 0 ? "thread ids separated by commas" : NULL;
 }
 
 static const char *parse_percent(const char *arg, void *dst)
@@ -491,7 +483,8 @@ static int resolve_views(struct report *rp, struct hist_opts *ho)
 		char err[512];
 		struct time_range *r;
 		if (time_ranges_parse(rp->time, 0, 1000000000, &r, err, sizeof(err)) < 0) {
-			pr_err("invalid --time '%s': %s", rp->time, err);
+			pr_err("invalid --time '%s': expected START,STOP ranges in seconds or percent "
+			       "slices (see --help): %s", rp->time, err);
 			return 2;
 		}
 		free(r);

@@ -94,7 +94,7 @@ expect_fail "-g fractal" "'fractal' is not supported" "$BPFPERF" report -i perf.
 expect_fail "-g callee with children" "callee with --children is not supported" \
   "$BPFPERF" report -i perf.data --children -g callee
 expect_fail "bad --time" "invalid --time '5,4'" "$BPFPERF" report -i perf.data --time 5,4
-expect_fail "bad --pid" "invalid --pid 'x'" "$BPFPERF" report -i perf.data --pid x
+expect_fail "bad --pid" "invalid --pid 'x': expected" "$BPFPERF" report -i perf.data --pid x
 $PERF record -o nocpu.data -- "$DEMO" 0.2 >/dev/null 2>&1 || fail "perf record"
 expect_fail "--cpu without CPUs" "carry no CPU" "$BPFPERF" report -i nocpu.data --cpu 0
 expect_fail "--cpu not recorded" "CPU 7 is not in perf.data, recorded on" "$BPFPERF" report -i perf.data --cpu 1,7
