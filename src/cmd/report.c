@@ -41,6 +41,7 @@ struct report {
 	const char *time;		/* --time */
 	bool show_nr_samples;		/* -n */
 	const char *fields;		/* -F */
+	const char *parent_regex;	/* -p */
 	enum sort_key field_keys[SORT__MAX];
 	int nfields;
 	int percentage;			/* 0 absolute, 1 relative */
@@ -173,6 +174,8 @@ static int parse_args(struct report *rp, int argc, char **argv)
 		CLI_STR('F', "fields", "FIELDS", "exactly these columns: overhead, overhead_children, sample,\n"
 			"period and sort keys (the keys also sort, unless -s is given)", &rp->fields),
 		CLI_FLAG('n', "show-nr-samples", "a Samples column", &rp->show_nr_samples),
+		CLI_STR('p', "parent", "REGEX", "the sort key parent: the first frame matching REGEX\n"
+			"(default ^sys_|^do_page_fault)", &rp->parent_regex),
 		CLI_CALL(0, "comm", "COMMS", "only the samples of these commands (comma-separated)", &rp->filter,
 			 add_comms),
 		CLI_CALL(0, "pid", "PIDS", "only the samples of these processes", &rp->filter, add_pids),
@@ -489,6 +492,12 @@ static int resolve_views(struct report *rp, struct hist_opts *ho)
 		}
 		free(r);
 	}
+	if (rp->parent_regex && !hist_parent_regex_ok(rp->parent_regex)) {
+		pr_err("invalid --parent '%s': expected a POSIX extended regular expression",
+		       rp->parent_regex);
+		return 2;
+	}
+	ho->parent_regex = rp->parent_regex;
 	ho->filter = hist_filter_active(&rp->filter) ? &rp->filter : NULL;
 	ho->relative = rp->percentage == 1;
 	rp->po = (struct profile_opts){ .no_demangle = rp->no_demangle, .kallsyms = rp->kallsyms,
@@ -514,6 +523,12 @@ static int resolve_callgraph(struct report *rp, const struct pd_file *f, struct 
 			"unwinding, which bpfperf does not do yet, so they stop at the sampled function "
 			"(kernel frames are complete); use perf report for them, or record with "
 			"--call-graph fp and frame pointers", rp->input);
+	for (int k = 0; k < ho->nkeys; k++)
+		if (ho->keys[k] == SORT_PARENT && !has_callchain) {
+			pr_err("the sort key parent needs call graphs, and %s has none: record with -g",
+			       rp->input);
+			return 2;
+		}
 	ho->children = rp->children < 0 ? has_callchain : rp->children;
 	*callgraph = rp->callgraph < 0 ? has_callchain : rp->callgraph;
 	if (*callgraph && !has_callchain && rp->callgraph == 1) {

@@ -155,6 +155,35 @@ static void test_sort_key_names(void **state)
 	assert_false(sort_key_perf_only("bogus"));
 }
 
+/* parent: the first frame matching the regex, from the leaf up (no
+ * children) or from the outermost caller down (children); none: [other]. */
+static void test_parent(void **state)
+{
+	(void)state;
+	static const char SYS_READ[] = "sys_read", DO_X[] = "do_x", LEAF[] = "leaf", MAIN[] = "main";
+	struct hist_frame fr[4] = { { D_K, LEAF, 'k' }, { D_K, DO_X, 'k' }, { D_K, SYS_READ, 'k' },
+				    { D_APP, MAIN, '.' } };
+	for (int children = 0; children < 2; children++) {
+		struct hist_opts o = { .keys = { SORT_PARENT }, .nkeys = 1, .children = children,
+				       .parent_regex = "^sys_|^do_" };
+		struct hist *h = hist_new(&o);
+		struct hist_sample s = { .comm = C_A, .period = 10, .nframes = 4, .frames = fr };
+		struct hist_sample t = { .comm = C_A, .period = 30, .nframes = 1, .frames = &fr[3] };
+		hist_add_sample(h, &s);
+		hist_add_sample(h, &t);
+		hist_finish(h);
+		const struct hist_entry *e0 = hist_entry_at(h, 0), *e1 = hist_entry_at(h, 1);
+		assert_non_null(e1);
+		assert_null(e0->parent);		/* t: main only, [other] */
+		assert_int_equal(e0->self, 30);
+		assert_ptr_equal(e1->parent, children ? SYS_READ : DO_X);
+		assert_int_equal(e1->self, 10);
+		hist_free(h);
+	}
+	assert_true(hist_parent_regex_ok("^a|b$"));
+	assert_false(hist_parent_regex_ok("("));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -164,6 +193,7 @@ int main(void)
 		cmocka_unit_test(test_filter_match),
 		cmocka_unit_test(test_filter_hist),
 		cmocka_unit_test(test_sort_key_names),
+		cmocka_unit_test(test_parent),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@
  *   chain from the entry's outermost occurrence down to the leaf;
  * - without children, the graph of an entry (always a leaf) holds the chain
  *   from the leaf to the outermost caller (perf's callee order). */
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,7 @@ static const struct {
 	{ "symbol", "Symbol", SORT_SYM },
 	{ "cpu", "CPU", SORT_CPU },
 	{ "state", "State", SORT_STATE },
+	{ "parent", "Parent symbol", SORT_PARENT },
 	{ "period", "Period", SORT_PERIOD },
 	{ "sample", "Samples", SORT_SAMPLE },
 	{ "overhead", "Overhead", SORT_OVERHEAD },
@@ -53,7 +55,7 @@ static const struct {
 /* perf 6.1's other sort keys and fields: refused by name, never replaced by
  * a default. */
 static const char *const perf_only_keys[] = {
-	"srcline", "srcfile", "parent", "dso_size", "trace", "sym_size", "socket", "cgroup",
+	"srcline", "srcfile", "dso_size", "trace", "sym_size", "socket", "cgroup",
 	"cgroup_id", "time", "code_page_size", "ins_lat", "local_ins_lat", "p_stage_cyc",
 	"addr", "local_p_stage_cyc", "simd", "retire_lat", "weight", "local_weight",
 	"transaction", "mem", "symoff", "dso_from", "dso_to", "symbol_from", "symbol_to",
@@ -73,7 +75,7 @@ bool sort_key_perf_only(const char *name)
 
 const char *sort_keys_known(void)
 {
-	return "comm, pid, tid, dso, sym, cpu, state, period, sample, overhead, overhead_children";
+	return "comm, pid, tid, dso, sym, cpu, state, parent, period, sample, overhead, overhead_children";
 }
 
 int sort_keys_parse(const char *s, enum sort_key *keys, int max, const char **bad)
@@ -423,6 +425,7 @@ static void trie_sort_kids(struct trie *t)
 
 struct hent {
 	struct hist_entry e;
+	int pstate;		/* the root's state word: state letter | parent id << 8 */
 	uint32_t mark;		/* on the current DFS path */
 	uint32_t cc_root;	/* call-graph root in hist.cc */
 	uint32_t max_depth;	/* longest chain in the call graph (perf's max_depth) */
@@ -484,7 +487,80 @@ struct hist {
 
 	struct trie *comm_trie;	/* merged by comm, built on demand when roots carry pid/tid/cpu */
 	bool finished;
+
+	/* SORT_PARENT: the parent of a sample is kept in the roots' state word
+	 * (id << 8, 0: [other]); symbols are interned, so the regex runs once
+	 * per distinct symbol */
+	regex_t parent_re;
+	bool parent_re_ok;
+	const char **parents;		/* id - 1 -> symbol */
+	size_t nparents, parents_cap;
+	struct { const char *sym; int id; } *pcache;	/* id -1: no match */
+	size_t npcache, pcache_slots;
 };
+
+#define PARENT_DEFAULT_RE "^sys_|^do_page_fault"
+
+bool hist_parent_regex_ok(const char *re)
+{
+	regex_t r;
+	if (regcomp(&r, re, REG_EXTENDED | REG_NOSUB))
+		return false;
+	regfree(&r);
+	return true;
+}
+
+static int parent_of_sym(struct hist *h, const char *sym)
+{
+	if (!h->pcache_slots || h->npcache * 2 >= h->pcache_slots) {
+		size_t n = h->pcache_slots ? h->pcache_slots * 2 : 256;
+		__typeof__(h->pcache) nc = xcalloc(n, sizeof(*nc));
+		for (size_t i = 0; i < h->pcache_slots; i++) {
+			if (!h->pcache[i].sym)
+				continue;
+			size_t j = hash_u64((uintptr_t)h->pcache[i].sym) & (n - 1);
+			while (nc[j].sym)
+				j = (j + 1) & (n - 1);
+			nc[j] = h->pcache[i];
+		}
+		free(h->pcache);
+		h->pcache = nc;
+		h->pcache_slots = n;
+	}
+	size_t mask = h->pcache_slots - 1, j = hash_u64((uintptr_t)sym) & mask;
+	while (h->pcache[j].sym) {
+		if (h->pcache[j].sym == sym)
+			return h->pcache[j].id;
+		j = (j + 1) & mask;
+	}
+	int id = -1;
+	if (h->parent_re_ok && regexec(&h->parent_re, sym, 0, NULL, 0) == 0) {
+		ARRAY_GROW(h->parents, h->parents_cap, h->nparents + 1);
+		h->parents[h->nparents++] = sym;
+		id = (int)h->nparents;
+	}
+	h->pcache[j].sym = sym;
+	h->pcache[j].id = id;
+	h->npcache++;
+	return id;
+}
+
+/* The parent id of a sample: its first frame matching the regex, in
+ * perf's resolution order; 0 when none. */
+static int sample_parent(struct hist *h, const struct hist_sample *s)
+{
+	size_t n = s->frames ? s->nframes : 0;
+	bool outer_first = h->opts.children || h->opts.caller_order;
+	for (size_t k = 0; k < n; k++) {
+		const struct hist_frame *f = &s->frames[outer_first ? n - 1 - k : k];
+		if (!f->sym)
+			continue;
+		int id = parent_of_sym(h, f->sym);
+		if (id > 0)
+			return id;
+	}
+	return 0;
+}
 
 struct hist *hist_new(const struct hist_opts *opts)
 {
@@ -500,6 +576,9 @@ struct hist *hist_new(const struct hist_opts *opts)
 	for (int i = 0; i < h->opts.nkeys; i++)
 		if ((unsigned)h->opts.keys[i] < SORT__MAX)
 			h->key[h->opts.keys[i]] = true;
+	if (h->key[SORT_PARENT])
+		h->parent_re_ok = !regcomp(&h->parent_re, h->opts.parent_regex ? h->opts.parent_regex
+						   : PARENT_DEFAULT_RE, REG_EXTENDED | REG_NOSUB);
 	trie_init(&h->trie);
 	h->last_root = NONE;
 	h->last_stk = SIZE_MAX;
@@ -524,6 +603,10 @@ void hist_free(struct hist *h)
 	free(h->pool);
 	free(h->pub);
 	free(h->pub_kids);
+	if (h->parent_re_ok)
+		regfree(&h->parent_re);
+	free(h->parents);
+	free(h->pcache);
 	free(h);
 }
 
@@ -584,6 +667,8 @@ void hist_add_sample(struct hist *h, const struct hist_sample *s)
 	int tid = h->key[SORT_TID] ? s->tid : 0;
 	int cpu = h->key[SORT_CPU] ? s->cpu : 0;
 	int state = h->key[SORT_STATE] ? s->state : 0;
+	if (h->key[SORT_PARENT])
+		state |= sample_parent(h, s) << 8;
 	const char *comm = s->comm ? s->comm : unknown_str;
 	size_t nf = s->frames ? s->nframes : 0;
 	uint32_t root, node;
@@ -674,7 +759,7 @@ static void make_key(const struct hist *h, const struct root_attr *r, const stru
 	k->pid = h->key[SORT_PID] ? r->pid : 0;
 	k->tid = h->key[SORT_TID] ? r->tid : 0;
 	k->cpu = h->key[SORT_CPU] ? r->cpu : 0;
-	k->state = h->key[SORT_STATE] ? r->state : 0;
+	k->state = (h->key[SORT_STATE] ? r->state & 0xff : 0) | (h->key[SORT_PARENT] ? r->state & ~0xff : 0);
 	k->sym = h->key[SORT_SYM] ? f->sym : NULL;
 	k->dso = (h->key[SORT_SYM] || h->key[SORT_DSO]) ? f->dso : NULL;
 }
@@ -689,7 +774,8 @@ static inline bool ekey_match(const struct hist *h, const struct hist_entry *e, 
 {
 	return (!(h->key[SORT_COMM] || h->key[SORT_PID]) || e->comm == k->comm) &&
 	       (!h->key[SORT_PID] || e->pid == k->pid) && (!h->key[SORT_TID] || e->tid == k->tid) &&
-	       (!h->key[SORT_CPU] || e->cpu == k->cpu) && (!h->key[SORT_STATE] || e->state == k->state) &&
+	       (!h->key[SORT_CPU] || e->cpu == k->cpu) &&
+	       (!(h->key[SORT_STATE] || h->key[SORT_PARENT]) || ((const struct hent *)e)->pstate == k->state) &&
 	       (!h->key[SORT_SYM] || e->sym == k->sym) &&
 	       (!(h->key[SORT_SYM] || h->key[SORT_DSO]) || e->dso == k->dso);
 }
@@ -706,7 +792,7 @@ static void ents_rehash(struct hist *h)
 		k.pid = h->key[SORT_PID] ? e->pid : 0;
 		k.tid = h->key[SORT_TID] ? e->tid : 0;
 		k.cpu = h->key[SORT_CPU] ? e->cpu : 0;
-		k.state = h->key[SORT_STATE] ? e->state : 0;
+		k.state = h->ents[i].pstate;
 		k.sym = h->key[SORT_SYM] ? e->sym : NULL;
 		k.dso = (h->key[SORT_SYM] || h->key[SORT_DSO]) ? e->dso : NULL;
 		size_t j = ekey_hash(&k) & mask;
@@ -749,7 +835,9 @@ static uint32_t entry_of(struct hist *h, uint32_t v, bool create)
 	he->e.pid = r->pid;
 	he->e.tid = r->tid;
 	he->e.cpu = r->cpu;
-	he->e.state = r->state;
+	he->e.state = r->state & 0xff;
+	he->pstate = k.state;
+	he->e.parent = (r->state >> 8) ? h->parents[(r->state >> 8) - 1] : NULL;
 	he->e.dso = nd->frame.dso;
 	he->e.sym = nd->frame.sym;
 	he->e.level = nd->frame.level;
@@ -1263,6 +1351,9 @@ static int cmp_entries(const void *pa, const void *pb)
 			break;
 		case SORT_STATE:
 			c = cmp_int(a->state, b->state);
+			break;
+		case SORT_PARENT:
+			c = strcmp(a->parent ? a->parent : "[other]", b->parent ? b->parent : "[other]");
 			break;
 		default:
 			break;

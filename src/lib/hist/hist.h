@@ -20,6 +20,8 @@ enum sort_key {
 	SORT_SYM,	/* "sym":    Symbol, shown as "[k] name" / "[.] name" */
 	SORT_CPU,	/* "cpu" */
 	SORT_STATE,	/* "state": why an off-CPU sample's task was blocked (S, D, I) */
+	SORT_PARENT,	/* "parent": the first frame of the chain matching
+			 * hist_opts.parent_regex, "[other]" when none (perf's) */
 	/* Output fields (perf's "hpp" fields, -F): columns, never a split of
 	 * entries; they may be listed among the keys as perf allows. */
 	SORT_PERIOD,	/* "period": sum of the entry's periods */
@@ -35,6 +37,8 @@ static inline bool sort_key_is_field(int k)
 	return k >= SORT_PERIOD && k <= SORT_OVERHEAD_CHILDREN;
 }
 
+/* Does re compile as a --parent regex (POSIX extended)? */
+bool hist_parent_regex_ok(const char *re);
 /* "comm,dso,sym" -> keys; returns the count, or -1 and *bad = the unknown key
  * (caller reports it). Accepts perf's names: comm, pid, tid, dso, sym, symbol,
  * cpu, and the output fields period, sample, overhead, overhead_children.
@@ -79,6 +83,10 @@ struct hist_opts {
 	bool caller_order;	/* without children: call graphs from the outermost
 				 * caller down to the entry (perf's -G), not from the
 				 * entry up (callee order, perf's default there) */
+	const char *parent_regex;	/* for SORT_PARENT; NULL: perf's "^sys_|^do_page_fault".
+				 * Searched from the sampled frame up, or from the
+				 * outermost caller down with children or caller_order
+				 * (perf's resolution order) */
 	const struct hist_filter *filter;	/* samples it refuses count in the
 				 * total but make no entry (hist/filter.h); NULL: none */
 	bool relative;		/* percentages of the samples the filter kept (perf's
@@ -104,6 +112,7 @@ struct hist_entry {
 	const char *dso;
 	const char *sym;
 	char level;
+	const char *parent;	/* SORT_PARENT: the matching frame's symbol, or NULL ([other]) */
 	uint64_t self;		/* sum of periods where the entry is the leaf */
 	uint64_t children;	/* sum of periods where it is anywhere in the chain
 				 * (counted once per sample); == self without callchains */

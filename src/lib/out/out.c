@@ -138,11 +138,14 @@ static void print_elided(FILE *f, const struct hist *h, const struct out_opts *o
 static void compute_widths(const struct hist *h, struct cols *c)
 {
 	size_t n = hist_nr_entries(h);
-	size_t comm = 0, dso = 0, sym = 0;
+	size_t comm = 0, dso = 0, sym = 0, parent = 0;
 	bool unres = false;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct hist_entry *e = hist_entry_at(h, i);
+		size_t pl = strlen(e->parent ? e->parent : "[other]");
+		if (pl > parent)
+			parent = pl;
 		size_t l = strlen(nz(e->comm));
 		if (l > comm)
 			comm = l;
@@ -179,6 +182,9 @@ static void compute_widths(const struct hist *h, struct cols *c)
 			break;
 		case SORT_SYM:
 			w = w > sym ? w : sym;
+			break;
+		case SORT_PARENT:
+			w = w > parent ? w : parent;
 			break;
 		case SORT_PERIOD:
 		case SORT_SAMPLE:
@@ -270,6 +276,9 @@ static void print_row(FILE *f, const struct hist *h, const struct hist_entry *e,
 			break;
 		case SORT_STATE:
 			fprintf(f, "%-*c", last ? 1 : w, e->state ? e->state : '-');
+			break;
+		case SORT_PARENT:
+			fprintf(f, "%-*s", w, e->parent ? e->parent : "[other]");
 			break;
 		default:
 			break;
@@ -492,6 +501,12 @@ int out_json(FILE *f, const struct hist *h, const struct out_opts *o)
 				break;
 			case SORT_CPU:
 				jw_kv_int(jw, "cpu", e->cpu);
+				break;
+			case SORT_PARENT:
+				jw_kv_string(jw, "parent", e->parent ? e->parent : "[other]");
+				break;
+			case SORT_PERIOD:
+				jw_kv_uint(jw, "period", e->self);
 				break;
 			case SORT_STATE:
 				jw_kv_string(jw, "state", e->state == 'S' ? "S" : e->state == 'D' ? "D" :
