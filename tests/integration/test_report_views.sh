@@ -57,6 +57,11 @@ for F in perf.data ours.data; do
   same --no-children --max-stack 3 -g callee
   unset GRAPH
   same --children --max-stack 3 -g none
+  # --percent-limit: of the children column with --children (call graphs too)
+  same --children --percent-limit 30 -g none
+  GRAPH='read_zero'
+  same --children --percent-limit 5
+  unset GRAPH
   # the sort key parent: perf's default regex, and others (-p)
   same --no-children -g none -s parent
   same --no-children -g none -s parent -p '^read|^__GI'
