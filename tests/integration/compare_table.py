@@ -10,7 +10,9 @@ both, percentages within --tol, number columns (samples, period) within
 --tol percent of each other. --graph-of REGEX: the call-graph lines under
 the entries whose key matches REGEX must be the same text. Lines matching --ignore (e.g. BPF
 programs whose attribution perf gets wrong, see compare.py) are skipped;
-when there were some, column widths are not compared (they may set them)."""
+when there were some, column widths are not compared (they may set them),
+nor with --loose-header (perf sizes the srcline column before it knows
+most of its values)."""
 import re
 import sys
 
@@ -52,11 +54,14 @@ def loose(head):
 
 def main():
     a = sys.argv[1:]
-    opt = {'--min': '0.5', '--tol': '0.1', '--ignore': '', '--graph-of': ''}
+    opt = {'--loose-header': None, '--min': '0.5', '--tol': '0.1', '--ignore': '', '--graph-of': ''}
     files = []
     i = 0
     while i < len(a):
-        if a[i] in opt:
+        if a[i] == '--loose-header':
+            opt[a[i]] = True
+            i += 1
+        elif a[i] in opt:
             opt[a[i]] = a[i + 1]
             i += 2
         else:
@@ -66,7 +71,7 @@ def main():
     ph, pr, pg, ps = parse(files[0], ign)
     oh, orow, og, os_ = parse(files[1], ign)
     bad = []
-    if ps or os_:
+    if ps or os_ or opt['--loose-header']:
         ph, oh = loose(ph), loose(oh)
     if ph != oh:
         bad.append('header lines differ:\n  perf: %s\n  ours: %s' % (ph, oh))

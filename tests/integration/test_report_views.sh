@@ -99,10 +99,24 @@ grep -q -- '-1::-1' o.txt || grep -q ':-1 ' o.txt || fail "pid -1 samples not sh
   fail "the $n samples of pid -1 are not counted"
 ok "pid -1: $n samples counted"
 
+# srcline (DWARF line tables): a program with debug info and no BPF (perf
+# 6.1 dies on BPF programs' srclines: its addr2line cannot read them)
+perf_rec -o cw.data -- "$BUILD/bench/cpu_work" 3000000 2 || fail "perf record cpu_work"
+"$BPFPERF" record -o cwo.data -- "$BUILD/bench/cpu_work" 3000000 2 >/dev/null 2>&1 || fail "record cpu_work"
+for F in cw.data cwo.data; do
+  for o in "-s srcline" "-s sym,srcline" "-s comm,srcline -n"; do
+    $PERF report -i $F --stdio --no-children -g none $o > p.txt 2>/dev/null || fail "perf report $o"
+    "$BPFPERF" report -i $F --no-children -g none $o > o.txt || fail "report $o"
+    $CMP p.txt o.txt --min 0.2 --loose-header --ignore "$IGN" > cmp.txt || { cat cmp.txt; fail "$F $o: not as perf"; }
+    grep -q 'cpu_work.c:1[67]' o.txt || fail "$F $o: no line of cpu_work.c's leaf()"
+    ok "$F: $o ($(cat cmp.txt))"
+  done
+done
+
 # what we do not support is named, never replaced by a default
 perf_rec -o nocpu.data -- "$DEMO" 0.2 || fail "perf record"
-expect_fail "sort key srcline" "sort key 'srcline' in --sort is not supported" \
-  "$BPFPERF" report -i perf.data -s sym,srcline
+expect_fail "sort key srcfile" "sort key 'srcfile' in --sort is not supported" \
+  "$BPFPERF" report -i perf.data -s sym,srcfile
 expect_fail "parent without call graphs" "sort key parent needs call graphs" \
   "$BPFPERF" report -i nocpu.data -s parent
 expect_fail "bad --parent" "invalid --parent '\\(': expected" "$BPFPERF" report -i perf.data -s parent -p '('

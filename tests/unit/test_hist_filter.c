@@ -149,9 +149,11 @@ static void test_sort_key_names(void **state)
 	assert_true(sort_key_is_field(SORT_PERIOD));
 	assert_false(sort_key_is_field(SORT_PID));
 	assert_int_equal(sort_keys_parse("overhead,sample,comm", k, SORT__MAX, &bad), 3);
-	assert_int_equal(sort_keys_parse("sym,srcline", k, SORT__MAX, &bad), -1);
-	assert_string_equal(bad, "srcline");
-	assert_true(sort_key_perf_only("srcline"));
+	assert_int_equal(sort_keys_parse("sym,srcline", k, SORT__MAX, &bad), 2);
+	assert_int_equal(k[1], SORT_SRCLINE);
+	assert_int_equal(sort_keys_parse("sym,srcfile", k, SORT__MAX, &bad), -1);
+	assert_string_equal(bad, "srcfile");
+	assert_true(sort_key_perf_only("srcfile"));
 	assert_false(sort_key_perf_only("bogus"));
 }
 

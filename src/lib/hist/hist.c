@@ -46,6 +46,7 @@ static const struct {
 	{ "cpu", "CPU", SORT_CPU },
 	{ "state", "State", SORT_STATE },
 	{ "parent", "Parent symbol", SORT_PARENT },
+	{ "srcline", "Source:Line", SORT_SRCLINE },
 	{ "period", "Period", SORT_PERIOD },
 	{ "sample", "Samples", SORT_SAMPLE },
 	{ "overhead", "Overhead", SORT_OVERHEAD },
@@ -55,7 +56,7 @@ static const struct {
 /* perf 6.1's other sort keys and fields: refused by name, never replaced by
  * a default. */
 static const char *const perf_only_keys[] = {
-	"srcline", "srcfile", "dso_size", "trace", "sym_size", "socket", "cgroup",
+	"srcfile", "dso_size", "trace", "sym_size", "socket", "cgroup",
 	"cgroup_id", "time", "code_page_size", "ins_lat", "local_ins_lat", "p_stage_cyc",
 	"addr", "local_p_stage_cyc", "simd", "retire_lat", "weight", "local_weight",
 	"transaction", "mem", "symoff", "dso_from", "dso_to", "symbol_from", "symbol_to",
@@ -75,7 +76,7 @@ bool sort_key_perf_only(const char *name)
 
 const char *sort_keys_known(void)
 {
-	return "comm, pid, tid, dso, sym, cpu, state, parent, period, sample, overhead, overhead_children";
+	return "comm, pid, tid, dso, sym, cpu, state, parent, srcline, period, sample, overhead, overhead_children";
 }
 
 int sort_keys_parse(const char *s, enum sort_key *keys, int max, const char **bad)
@@ -141,7 +142,8 @@ const char *sort_key_header(enum sort_key k)
 
 struct root_attr {
 	const char *comm;
-	int pid, tid, cpu, state;
+	int pid, tid, cpu;
+	int64_t state;		/* state letter | parent id << 8 | srcline id << 32 */
 	uint32_t node;
 };
 
@@ -179,10 +181,10 @@ static inline uint64_t node_hash(uint32_t parent, const char *sym, const char *d
 	return mix3(parent, (uintptr_t)sym, (uintptr_t)dso);
 }
 
-static inline uint64_t root_hash(const char *comm, int pid, int tid, int cpu, int state)
+static inline uint64_t root_hash(const char *comm, int pid, int tid, int cpu, int64_t state)
 {
 	return mix3((uintptr_t)comm, ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid,
-		    (uint32_t)cpu | ((uint64_t)(uint32_t)state << 32));
+		    (uint32_t)cpu ^ (uint64_t)state * 0xff51afd7ed558ccdull);
 }
 
 static void trie_init(struct trie *t)
@@ -288,7 +290,7 @@ static void trie_rehash_roots(struct trie *t)
 }
 
 /* Returns the root's node index. */
-static uint32_t trie_root(struct trie *t, const char *comm, int pid, int tid, int cpu, int state)
+static uint32_t trie_root(struct trie *t, const char *comm, int pid, int tid, int cpu, int64_t state)
 {
 	size_t mask = t->nrslots - 1;
 	size_t j = root_hash(comm, pid, tid, cpu, state) & mask;
@@ -425,7 +427,7 @@ static void trie_sort_kids(struct trie *t)
 
 struct hent {
 	struct hist_entry e;
-	int pstate;		/* the root's state word: state letter | parent id << 8 */
+	int64_t pstate;		/* the key part of the root's state word (root_attr.state) */
 	uint32_t mark;		/* on the current DFS path */
 	uint32_t cc_root;	/* call-graph root in hist.cc */
 	uint32_t max_depth;	/* longest chain in the call graph (perf's max_depth) */
@@ -457,7 +459,8 @@ struct hist {
 	uint64_t filtered_period, filtered_samples;	/* refused by opts.filter */
 	/* last root, to skip the root lookup for runs of samples of one thread */
 	const char *last_comm;
-	int last_pid, last_tid, last_cpu, last_state;
+	int last_pid, last_tid, last_cpu;
+	int64_t last_state;
 	uint32_t last_root;
 
 	/* entries (after hist_finish) */
@@ -497,7 +500,45 @@ struct hist {
 	size_t nparents, parents_cap;
 	struct { const char *sym; int id; } *pcache;	/* id -1: no match */
 	size_t npcache, pcache_slots;
+	/* SORT_SRCLINE: the sample's srcline, by id (<< 32 in the state word) */
+	const char **srclines;		/* id - 1 -> srcline */
+	size_t nsrclines, srclines_cap;
+	struct { const char *s; uint32_t id; } *scache;
+	size_t scache_slots;
 };
+
+/* Id of an interned srcline string (0: none). */
+static uint32_t srcline_id(struct hist *h, const char *sl)
+{
+	if (!sl)
+		return 0;
+	if ((h->nsrclines + 1) * 2 > h->scache_slots) {
+		size_t n = h->scache_slots ? h->scache_slots * 2 : 1024;
+		__typeof__(h->scache) nc = xcalloc(n, sizeof(*nc));
+		for (size_t i = 0; i < h->scache_slots; i++) {
+			if (!h->scache[i].s)
+				continue;
+			size_t j = hash_u64((uintptr_t)h->scache[i].s) & (n - 1);
+			while (nc[j].s)
+				j = (j + 1) & (n - 1);
+			nc[j] = h->scache[i];
+		}
+		free(h->scache);
+		h->scache = nc;
+		h->scache_slots = n;
+	}
+	size_t mask = h->scache_slots - 1, j = hash_u64((uintptr_t)sl) & mask;
+	while (h->scache[j].s) {
+		if (h->scache[j].s == sl)
+			return h->scache[j].id;
+		j = (j + 1) & mask;
+	}
+	ARRAY_GROW(h->srclines, h->srclines_cap, h->nsrclines + 1);
+	h->srclines[h->nsrclines++] = sl;
+	h->scache[j].s = sl;
+	h->scache[j].id = (uint32_t)h->nsrclines;
+	return h->scache[j].id;
+}
 
 #define PARENT_DEFAULT_RE "^sys_|^do_page_fault"
 
@@ -607,6 +648,8 @@ void hist_free(struct hist *h)
 		regfree(&h->parent_re);
 	free(h->parents);
 	free(h->pcache);
+	free(h->srclines);
+	free(h->scache);
 	free(h);
 }
 
@@ -666,9 +709,11 @@ void hist_add_sample(struct hist *h, const struct hist_sample *s)
 	int pid = h->key[SORT_PID] ? s->pid : 0;
 	int tid = h->key[SORT_TID] ? s->tid : 0;
 	int cpu = h->key[SORT_CPU] ? s->cpu : 0;
-	int state = h->key[SORT_STATE] ? s->state : 0;
+	int64_t state = h->key[SORT_STATE] ? s->state : 0;
 	if (h->key[SORT_PARENT])
-		state |= sample_parent(h, s) << 8;
+		state |= (int64_t)sample_parent(h, s) << 8;
+	if (h->key[SORT_SRCLINE])
+		state |= (int64_t)srcline_id(h, s->srcline) << 32;
 	const char *comm = s->comm ? s->comm : unknown_str;
 	size_t nf = s->frames ? s->nframes : 0;
 	uint32_t root, node;
@@ -749,7 +794,8 @@ counted:
 
 struct ekey {
 	const char *comm, *dso, *sym;
-	int pid, tid, cpu, state;
+	int pid, tid, cpu;
+	int64_t state;
 };
 
 static void make_key(const struct hist *h, const struct root_attr *r, const struct hist_frame *f,
@@ -759,7 +805,8 @@ static void make_key(const struct hist *h, const struct root_attr *r, const stru
 	k->pid = h->key[SORT_PID] ? r->pid : 0;
 	k->tid = h->key[SORT_TID] ? r->tid : 0;
 	k->cpu = h->key[SORT_CPU] ? r->cpu : 0;
-	k->state = (h->key[SORT_STATE] ? r->state & 0xff : 0) | (h->key[SORT_PARENT] ? r->state & ~0xff : 0);
+	k->state = (h->key[SORT_STATE] ? r->state & 0xff : 0) | (h->key[SORT_PARENT] ? r->state & 0xffffff00 : 0) |
+		   (h->key[SORT_SRCLINE] ? r->state & ~(int64_t)0xffffffff : 0);
 	k->sym = h->key[SORT_SYM] ? f->sym : NULL;
 	k->dso = (h->key[SORT_SYM] || h->key[SORT_DSO]) ? f->dso : NULL;
 }
@@ -767,7 +814,7 @@ static void make_key(const struct hist *h, const struct root_attr *r, const stru
 static inline uint64_t ekey_hash(const struct ekey *k)
 {
 	return mix3((uintptr_t)k->comm ^ ((uint64_t)(uint32_t)k->pid << 17), (uintptr_t)k->sym ^ (uint32_t)k->tid,
-		    (uintptr_t)k->dso ^ ((uint64_t)(uint32_t)k->cpu << 23) ^ ((uint64_t)(uint32_t)k->state << 47));
+		    (uintptr_t)k->dso ^ ((uint64_t)(uint32_t)k->cpu << 23) ^ ((uint64_t)k->state * 0xc4ceb9fe1a85ec53ull));
 }
 
 static inline bool ekey_match(const struct hist *h, const struct hist_entry *e, const struct ekey *k)
@@ -775,7 +822,8 @@ static inline bool ekey_match(const struct hist *h, const struct hist_entry *e, 
 	return (!(h->key[SORT_COMM] || h->key[SORT_PID]) || e->comm == k->comm) &&
 	       (!h->key[SORT_PID] || e->pid == k->pid) && (!h->key[SORT_TID] || e->tid == k->tid) &&
 	       (!h->key[SORT_CPU] || e->cpu == k->cpu) &&
-	       (!(h->key[SORT_STATE] || h->key[SORT_PARENT]) || ((const struct hent *)e)->pstate == k->state) &&
+	       (!(h->key[SORT_STATE] || h->key[SORT_PARENT] || h->key[SORT_SRCLINE]) ||
+		((const struct hent *)e)->pstate == k->state) &&
 	       (!h->key[SORT_SYM] || e->sym == k->sym) &&
 	       (!(h->key[SORT_SYM] || h->key[SORT_DSO]) || e->dso == k->dso);
 }
@@ -837,7 +885,10 @@ static uint32_t entry_of(struct hist *h, uint32_t v, bool create)
 	he->e.cpu = r->cpu;
 	he->e.state = r->state & 0xff;
 	he->pstate = k.state;
-	he->e.parent = (r->state >> 8) ? h->parents[(r->state >> 8) - 1] : NULL;
+	int pid_ = (int)((r->state >> 8) & 0xffffff);
+	uint32_t sid = (uint32_t)((uint64_t)r->state >> 32);
+	he->e.parent = pid_ ? h->parents[pid_ - 1] : NULL;
+	he->e.srcline = sid ? h->srclines[sid - 1] : NULL;
 	he->e.dso = nd->frame.dso;
 	he->e.sym = nd->frame.sym;
 	he->e.level = nd->frame.level;
@@ -1354,6 +1405,9 @@ static int cmp_entries(const void *pa, const void *pb)
 			break;
 		case SORT_PARENT:
 			c = strcmp(a->parent ? a->parent : "[other]", b->parent ? b->parent : "[other]");
+			break;
+		case SORT_SRCLINE:
+			c = str_cmp_null(a->srcline, b->srcline);
 			break;
 		default:
 			break;

@@ -20,6 +20,7 @@ enum sort_key {
 	SORT_SYM,	/* "sym":    Symbol, shown as "[k] name" / "[.] name" */
 	SORT_CPU,	/* "cpu" */
 	SORT_STATE,	/* "state": why an off-CPU sample's task was blocked (S, D, I) */
+	SORT_SRCLINE,	/* "srcline": file:line of the sampled address (DWARF) */
 	SORT_PARENT,	/* "parent": the first frame of the chain matching
 			 * hist_opts.parent_regex, "[other]" when none (perf's) */
 	/* Output fields (perf's "hpp" fields, -F): columns, never a split of
@@ -61,6 +62,7 @@ struct hist_sample {
 	const char *comm;
 	int pid, tid, cpu;
 	int state;		/* off-CPU samples: 'S', 'D', 'I'; else 0 */
+	const char *srcline;	/* SORT_SRCLINE: of the sampled address (interned) */
 	uint64_t period;	/* weight: the sample's period (cpu-clock: ns) */
 	size_t nframes;		/* >= 1: frames[0] is the sampled ip (leaf), then callers */
 	const struct hist_frame *frames;
@@ -113,6 +115,7 @@ struct hist_entry {
 	const char *sym;
 	char level;
 	const char *parent;	/* SORT_PARENT: the matching frame's symbol, or NULL ([other]) */
+	const char *srcline;	/* SORT_SRCLINE */
 	uint64_t self;		/* sum of periods where the entry is the leaf */
 	uint64_t children;	/* sum of periods where it is anywhere in the chain
 				 * (counted once per sample); == self without callchains */

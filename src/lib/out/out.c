@@ -138,7 +138,7 @@ static void print_elided(FILE *f, const struct hist *h, const struct out_opts *o
 static void compute_widths(const struct hist *h, struct cols *c)
 {
 	size_t n = hist_nr_entries(h);
-	size_t comm = 0, dso = 0, sym = 0, parent = 0;
+	size_t comm = 0, dso = 0, sym = 0, parent = 0, srcline = 0;
 	bool unres = false;
 
 	for (size_t i = 0; i < n; i++) {
@@ -146,6 +146,9 @@ static void compute_widths(const struct hist *h, struct cols *c)
 		size_t pl = strlen(e->parent ? e->parent : "[other]");
 		if (pl > parent)
 			parent = pl;
+		pl = strlen(nz(e->srcline));
+		if (pl > srcline)
+			srcline = pl;
 		size_t l = strlen(nz(e->comm));
 		if (l > comm)
 			comm = l;
@@ -185,6 +188,9 @@ static void compute_widths(const struct hist *h, struct cols *c)
 			break;
 		case SORT_PARENT:
 			w = w > parent ? w : parent;
+			break;
+		case SORT_SRCLINE:
+			w = w > srcline ? w : srcline;
 			break;
 		case SORT_PERIOD:
 		case SORT_SAMPLE:
@@ -279,6 +285,9 @@ static void print_row(FILE *f, const struct hist *h, const struct hist_entry *e,
 			break;
 		case SORT_PARENT:
 			fprintf(f, "%-*s", w, e->parent ? e->parent : "[other]");
+			break;
+		case SORT_SRCLINE:
+			fprintf(f, "%-*s", last ? 0 : w, nz(e->srcline));
 			break;
 		default:
 			break;
@@ -501,6 +510,9 @@ int out_json(FILE *f, const struct hist *h, const struct out_opts *o)
 				break;
 			case SORT_CPU:
 				jw_kv_int(jw, "cpu", e->cpu);
+				break;
+			case SORT_SRCLINE:
+				jw_kv_string(jw, "srcline", nz(e->srcline));
 				break;
 			case SORT_PARENT:
 				jw_kv_string(jw, "parent", e->parent ? e->parent : "[other]");
