@@ -168,8 +168,9 @@ static int parse_args(struct report *rp, int argc, char **argv)
 	const struct cli_opt opts[] = {
 		CLI_STR('i', "input", "FILE", "perf.data from bpfperf record or perf record (default perf.data)",
 			&rp->input),
-		CLI_STR('s', "sort", "KEYS", "comma-separated: comm,pid,tid,dso,sym,cpu,state (default comm,dso,sym;\n"
-			"state: S, D or I of off-CPU samples), and the columns\nperiod and sample",
+		CLI_STR('s', "sort", "KEYS", "comma-separated: comm,pid,tid,dso,sym,cpu,state,parent,srcline\n"
+			"(default comm,dso,sym; state: S, D or I of off-CPU samples;\nparent: see -p; srcline: "
+			"file:line from DWARF), and the\ncolumns period and sample",
 			&rp->sort),
 		CLI_STR('F', "fields", "FIELDS", "exactly these columns: overhead, overhead_children, sample,\n"
 			"period and sort keys (the keys also sort, unless -s is given)", &rp->fields),
