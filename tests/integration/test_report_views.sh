@@ -37,6 +37,9 @@ for F in perf.data ours.data; do
   same --no-children -g none --comm bpfperf-demo,perf-exec -S demo_hot_user_function,read_zero
   same --no-children -g none --pid "$pid" -F overhead,sample,period,dso,sym
   same --no-children -g none --tid "$pid",1 -s pid,period
+  same --children -g none -F overhead_children,overhead,comm,sym
+  same --children -g none -F sample,overhead,sym
+  same --children -g none -n
   same --no-children -g none --dsos '[kernel.kallsyms]' -n
   same --no-children -g none --percentage relative -S demo_hot_user_function,read_zero
   cpu=$($PERF script -i $F -F cpu 2>/dev/null | tr -d '[]' | sort | uniq -c | sort -n | awk 'END { print $2 + 0 }')

@@ -76,17 +76,18 @@ static bool shown_entry(const struct hist *h, const struct hist_entry *e, const 
 /* ---- table ----------------------------------------------------------------- */
 
 struct cols {
+	bool fields;		/* -F: overhead is "Overhead" even with children */
 	int w[SORT__MAX];
 	enum sort_key col[2 * SORT__MAX + 2];	/* the columns, in order */
 	int n;
 };
 
 /* perf's column headers ("Pid:Command" is indented in perf's sort.c) */
-static const char *col_header(const struct hist *h, enum sort_key k)
+static const char *col_header(const struct hist *h, const struct cols *c, enum sort_key k)
 {
 	if (k == SORT_PID)
 		return "    Pid:Command";
-	if (k == SORT_OVERHEAD && hist_opts(h)->children)
+	if (k == SORT_OVERHEAD && hist_opts(h)->children && !c->fields)
 		return "Self";
 	return sort_key_header(k);
 }
@@ -106,7 +107,8 @@ static void pick_cols(const struct hist *h, const struct out_opts *o, struct col
 	const struct hist_opts *ho = hist_opts(h);
 
 	c->n = 0;
-	if (o->fields && o->nfields > 0) {
+	c->fields = o->fields && o->nfields > 0;
+	if (c->fields) {
 		for (int i = 0; i < o->nfields; i++)
 			add_col(c, o->fields[i]);
 		return;
@@ -169,7 +171,7 @@ static void compute_widths(const struct hist *h, struct cols *c)
 	}
 	for (int k = 0; k < c->n; k++) {
 		enum sort_key key = c->col[k];
-		size_t w = strlen(col_header(h, key));
+		size_t w = strlen(col_header(h, c, key));
 		switch (key) {
 		case SORT_COMM:
 			w = w > comm ? w : comm;
@@ -225,9 +227,9 @@ static void print_header(FILE *f, const struct hist *h, const struct cols *c)
 		enum sort_key key = c->col[k];
 		fputs(k ? "  " : "# ", f);
 		if (right_aligned(key))
-			fprintf(f, "%*s", c->w[key], col_header(h, key));
+			fprintf(f, "%*s", c->w[key], col_header(h, c, key));
 		else
-			fprintf(f, "%-*s", c->w[key], col_header(h, key));
+			fprintf(f, "%-*s", c->w[key], col_header(h, c, key));
 	}
 	fputc('\n', f);
 	for (int k = 0; k < c->n; k++) {
