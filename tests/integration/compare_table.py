@@ -38,7 +38,7 @@ def parse(path, ignore):
                 continue
             nums, i = [], 0
             while i < len(toks) and re.fullmatch(r'\d+(\.\d+)?%?', toks[i]):
-                nums.append(float(toks[i].rstrip('%')))
+                nums.append((float(toks[i].rstrip('%')), toks[i].endswith('%')))
                 i += 1
             key = ' '.join(toks[i:])
             rows[key] = nums
@@ -77,19 +77,22 @@ def main():
         bad.append('header lines differ:\n  perf: %s\n  ours: %s' % (ph, oh))
     if not pr:
         bad.append('perf shows no entry')
+    # a percentage must lead every entry (rows starting with a count are
+    # parsed too, for -F sample,...)
     for name, x, y in (('perf', pr, orow), ('ours', orow, pr)):
         for k, v in x.items():
-            if not v or v[0] < mn:
+            pcts = [n for n, is_pct in v if is_pct]
+            if pcts and pcts[0] < mn:
                 continue
             if k not in y:
-                bad.append('%s has %.2f%% %r, the other has no such entry' % (name, v[0], k))
+                bad.append('%s has %s %r, the other has no such entry' % (name, v, k))
                 continue
             w = y[k]
-            for j, (p, q) in enumerate(zip(v, w)):
-                lim = tol if j < 2 and len(v) > j and p < 100.01 else max(tol / 100 * max(p, q), 1)
+            for j, ((p, is_pct), (q, _)) in enumerate(zip(v, w)):
+                # percentages to --tol; counts and periods to --tol percent, or 1
+                lim = tol if is_pct else max(tol / 100 * max(p, q), 1)
                 if abs(p - q) > lim:
-                    bad.append('%r column %d: perf %s, ours %s' % (k, j + 1, v[j] if name == 'perf' else w[j],
-                                                                    w[j] if name == 'perf' else v[j]))
+                    bad.append('%r column %d: %s %s, the other %s' % (k, j + 1, name, p, q))
     ograph = dict(og)
     ngraphs = 0
     for key, lines in pg:
@@ -104,6 +107,7 @@ def main():
     if bad:
         print('\n'.join(bad[:20]))
         sys.exit(1)
-    print('ok: %d entries compared' % sum(1 for v in pr.values() if v and v[0] >= mn))
+    print('ok: %d entries compared' % sum(1 for v in pr.values()
+                                          if not [n for n, p in v if p] or [n for n, p in v if p][0] >= mn))
 
 main()
