@@ -35,6 +35,7 @@ struct record_cli {
 	struct cli_strv sets;		/* --set NAME=VALUE */
 	uint64_t freq, period, pages;
 	bool callchain;
+	unsigned max_stack;	/* --call-graph fp,N */
 	struct target target;
 	const char *output;
 	double duration;
@@ -100,11 +101,46 @@ static const char *parse_pages(const char *arg, void *dst)
 	return NULL;
 }
 
+/* The kernel's limit on call-graph depth (kernel.perf_event_max_stack). */
+static unsigned kernel_max_stack(void)
+{
+	char buf[32] = "";
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
+	uint64_t v = 127;
+	if (f) {
+		if (fgets(buf, sizeof(buf), f))
+			buf[strcspn(buf, "\n")] = '\0';
+		fclose(f);
+		if (!parse_u64(buf, &v))
+			v = 127;
+	}
+	return (unsigned)v;
+}
+
+/* fp or fp,N: frame pointers, at most N frames (attr.sample_max_stack). */
 static const char *parse_call_graph(const char *arg, void *dst)
 {
+	struct record_cli *c = dst;
+	uint64_t n;
+	if (!strncmp(arg, "dwarf", 5) || !strcmp(arg, "lbr"))
+		return "fp or fp,N (frame pointers, at most N frames): DWARF and LBR unwinding are "
+		       "not supported; build the program with -fno-omit-frame-pointer";
 	if (strcmp(arg, "fp") && strncmp(arg, "fp,", 3))
-		return "fp (frame pointers): other call-graph modes are not supported";
-	*(bool *)dst = true;
+		return "fp or fp,N (frame pointers, at most N frames)";
+	if (arg[2] == ',') {
+		unsigned lim = kernel_max_stack();
+		if (!parse_u64(arg + 3, &n) || n == 0 || n > 65535)
+			return "fp,N with N a number of frames from 1 to the kernel's "
+			       "kernel.perf_event_max_stack";
+		if (n > lim) {
+			pr_err("invalid --call-graph '%s': %llu frames is over the kernel's limit of %u "
+			       "(sysctl kernel.perf_event_max_stack); ask for at most %u",
+			       arg, (unsigned long long)n, lim, lim);
+			return CLI_REPORTED;
+		}
+		c->max_stack = (unsigned)n;
+	}
+	c->callchain = true;
 	return NULL;
 }
 
@@ -136,7 +172,8 @@ static const struct cli_opt record_opts[] = {
 	CLI_U64('c', "count", "PERIOD", "sample every PERIOD events instead of a frequency", &o.period,
 		1, 18446744073709551615.0, "a positive count"),
 	CLI_FLAG('g', NULL, "record call graphs (frame pointers)", &o.callchain),
-	CLI_CALL(0, "call-graph", "fp", "the same", &o.callchain, parse_call_graph),
+	CLI_CALL(0, "call-graph", "fp[,N]", "the same; N: at most N frames per call graph", &o,
+		 parse_call_graph),
 	CLI_FLAG('a', "all-cpus", "system-wide (default when no command and no -p/-t)",
 		 &o.target.system_wide),
 	CLI_CALL('p', "pid", "PID[,PID]", "existing processes (and their threads)", &o.target,
@@ -417,6 +454,7 @@ int cmd_record(int argc, char **argv)
 		.freq = o.freq,
 		.period = o.period,
 		.callchain = o.callchain,
+		.max_stack = o.max_stack,
 		.mmap_pages = o.pages,
 		.cpus = cpus,
 		.nr_cpus = ncpus,

@@ -4,12 +4,14 @@
  * flame graph. */
 #include "cmds.h"
 #include "cli.h"
+#include "hist/filter.h"
 #include "hist/profile.h"
 #include "log.h"
 #include "out/ofile.h"
 #include "out/header.h"
 #include "out/out.h"
 #include "perfdata/decode.h"
+#include "perfdata/dump.h"
 #include "perfdata/reader.h"
 #include "perfdata/offcpu.h"
 #include "util.h"
@@ -40,24 +42,104 @@ struct report {
 	const char *buildid_dir;
 	struct profile p;
 	struct out_folded_opts folded_opts;
+	/* views */
+	struct hist_filter filter;	/* --comm, --pid, --tid, --dsos, --symbols */
+	const char *cpu_list;		/* --cpu */
+	bool cpus[4096];
+	const char *time;		/* --time */
+	bool show_nr_samples;		/* -n */
+	const char *fields;		/* -F */
+	const char *parent_regex;	/* -p */
+	enum sort_key field_keys[SORT__MAX];
+	int nfields;
+	int percentage;			/* 0 absolute, 1 relative */
+	bool stats;			/* --stats */
+	bool dump;			/* -D */
+	uint64_t max_stack;		/* --max-stack, 0: all */
+	bool inverted;			/* -G */
+	double cg_threshold;		/* -g's percent, < 0: default */
+	int cg_order;			/* -g's caller (0) / callee (1); -1: default */
+	struct profile_opts po;		/* what every pass shares (views, symbols) */
+	const struct pd_file *file;	/* of the current pass */
 };
 
 /* -g [none|graph|caller...]: perf also takes the mode as the next word. */
 static bool callgraph_word(const char *w)
 {
-	return !strcmp(w, "none") || !strncmp(w, "graph", 5);
+	static const char *const words[] = { "none", "graph", "caller", "callee", "flat", "fractal",
+					     "folded", "function", "address", "percent", "period", "count" };
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (!strncmp(w, words[i], strlen(words[i])))
+			return true;
+	return w[0] >= '0' && w[0] <= '9';
 }
 
+/* perf's -g TYPE,MIN_PERCENT[,PRINT_LIMIT],ORDER,KEY[,branch],VALUE: the
+ * words in any order; the first number is the threshold. What we cannot
+ * draw is refused by name. */
 static const char *parse_callgraph(const char *arg, void *dst)
 {
-	int *cg = dst;
-	if (arg && !strcmp(arg, "none"))
-		*cg = 0;
-	else if (!arg || !strncmp(arg, "graph", 5) || !strncmp(arg, "caller", 6))
-		*cg = 1;
-	else
-		return "'graph' or 'none'";
+	struct report *rp = dst;
+	char buf[256];
+	int nums = 0;
+
+	rp->callgraph = 1;
+	if (!arg)
+		return NULL;
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (char *save = NULL, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		double v;
+		if (!strcmp(w, "none"))
+			rp->callgraph = 0;
+		else if (!strcmp(w, "graph") || !strcmp(w, "function") || !strcmp(w, "percent"))
+			;
+		else if (!strcmp(w, "caller"))
+			rp->cg_order = 0;
+		else if (!strcmp(w, "callee"))
+			rp->cg_order = 1;
+		else if (parse_double(w, &v) && v >= 0 && v <= 100) {
+			if (nums++ == 0)
+				rp->cg_threshold = v;	/* the second number, perf's print limit, is ignored */
+		} else if (!strcmp(w, "flat") || !strcmp(w, "fractal") || !strcmp(w, "folded") ||
+			   !strcmp(w, "address") || !strcmp(w, "branch") || !strcmp(w, "period") ||
+			   !strcmp(w, "count")) {
+			pr_err("invalid -g/--call-graph '%s': '%s' is not supported; use graph (percentages "
+			       "of the total), a threshold, caller or callee (e.g. -g graph,0.5,caller), or "
+			       "--folded for folded stacks", arg, w);
+			return CLI_REPORTED;
+		} else {
+			return "graph, none, caller, callee or a threshold percentage, comma-separated "
+			       "(e.g. graph,0.5,caller)";
+		}
+	}
 	return NULL;
+}
+
+static const char *add_comms(const char *arg, void *dst)
+{
+	return hist_filter_add_comms(dst, arg) < 0 ? "command names separated by commas" : NULL;
+}
+
+static const char *add_dsos(const char *arg, void *dst)
+{
+	return hist_filter_add_dsos(dst, arg) < 0 ? "shared object names separated by commas" : NULL;
+}
+
+static const char *add_syms(const char *arg, void *dst)
+{
+	return hist_filter_add_syms(dst, arg) < 0 ? "symbol names separated by commas" : NULL;
+}
+
+static const char *add_pids(const char *arg, void *dst)
+{
+	char err[256];
+	return hist_filter_add_pids(dst, arg, err, sizeof(err)) < 0 ? "process ids separated by commas" : NULL;
+}
+
+static const char *add_tids(const char *arg, void *dst)
+{
+	char err[256];
+	return hist_filter_add_tids(dst, arg, err, sizeof(err)) < 0 ? "thread ids separated by commas" : NULL;
 }
 
 static const char *parse_percent(const char *arg, void *dst)
@@ -86,21 +168,50 @@ static const char *set_no_children(const char *arg, void *dst)
 	return NULL;
 }
 
+static const char *const percentage_choices[] = { "absolute", "relative", NULL };
+
 static int parse_args(struct report *rp, int argc, char **argv)
 {
 	bool stdio_ignored = false;
 	const struct cli_opt opts[] = {
 		CLI_STR('i', "input", "FILE", "perf.data from bpfperf record or perf record (default perf.data)",
 			&rp->input),
-		CLI_STR('s', "sort", "KEYS", "comma-separated: comm,pid,tid,dso,sym,cpu,state (default comm,dso,sym;\n"
-			"state: S, D or I of off-CPU samples)",
+		CLI_STR('s', "sort", "KEYS", "comma-separated: comm,pid,tid,dso,sym,cpu,state,parent,srcline\n"
+			"(default comm,dso,sym; state: S, D or I of off-CPU samples;\nparent: see -p; srcline: "
+			"file:line from DWARF), and the\ncolumns period and sample",
 			&rp->sort),
+		CLI_STR('F', "fields", "FIELDS", "exactly these columns: overhead, overhead_children, sample,\n"
+			"period and sort keys (the keys also sort, unless -s is given)", &rp->fields),
+		CLI_FLAG('n', "show-nr-samples", "a Samples column", &rp->show_nr_samples),
+		CLI_STR('p', "parent", "REGEX", "the sort key parent: the first frame matching REGEX\n"
+			"(default ^sys_|^do_page_fault)", &rp->parent_regex),
+		CLI_CALL(0, "comm", "COMMS", "only the samples of these commands (comma-separated)", &rp->filter,
+			 add_comms),
+		CLI_CALL(0, "pid", "PIDS", "only the samples of these processes", &rp->filter, add_pids),
+		CLI_CALL(0, "tid", "TIDS", "only the samples of these threads", &rp->filter, add_tids),
+		CLI_CALL('d', "dsos", "DSOS", "only the samples in these shared objects (names as shown)",
+			 &rp->filter, add_dsos),
+		CLI_CALL('S', "symbols", "SYMS", "only the samples in these symbols", &rp->filter, add_syms),
+		CLI_STR('C', "cpu", "CPUS", "only the samples of these CPUs (e.g. 0-1,3)", &rp->cpu_list),
+		CLI_STR(0, "time", "RANGES", "only the samples in these times: START,STOP in seconds (either\n"
+			"may be empty), several separated by spaces; or percent\nslices: 10%/2 (the second tenth), "
+			"0%-10%,30%-40%", &rp->time),
+		CLI_CHOICE(0, "percentage", "absolute|relative", "percentages of every sample (default) or of\n"
+			   "those --comm/--pid/--tid/--dsos/--symbols keep", &rp->percentage, percentage_choices),
+		CLI_FLAG(0, "stats", "only the counts of the file's records, by type", &rp->stats),
+		CLI_FLAG('D', "dump-raw-trace", "every record, one line each, as perf report -D starts them",
+			 &rp->dump),
 		CLI_CALL(0, "children", NULL, "accumulate callees' time into callers (default with call graphs)",
 			 &rp->children, set_children),
 		CLI_CALL(0, "no-children", NULL, "self time only", &rp->children, set_no_children),
-		{ .kind = CLI_K_CALL, .short_name = 'g', .long_name = "call-graph", .arg_name = "none|graph",
-		  .optional_arg = true, .help = "show call graphs under entries (default when recorded with -g)",
-		  .dst = &rp->callgraph, .cb = parse_callgraph, .accepts = callgraph_word },
+		{ .kind = CLI_K_CALL, .short_name = 'g', .long_name = "call-graph", .arg_name = "MODE",
+		  .optional_arg = true, .help = "call graphs under entries (default when recorded with -g):\n"
+		  "none, or graph[,THRESHOLD%][,caller|callee] (default\ngraph,0.5; caller with --children, "
+		  "else callee)",
+		  .dst = rp, .cb = parse_callgraph, .accepts = callgraph_word },
+		CLI_FLAG('G', "inverted", "call graphs from the outermost caller (-g caller)", &rp->inverted),
+		CLI_U64(0, "max-stack", "N", "use at most the N innermost frames of each call graph", &rp->max_stack,
+			1, 65535, "a number of frames from 1 to 65535"),
 		CLI_CALL(0, "percent-limit", "P", "hide entries below P percent", &rp->percent_limit,
 			 parse_percent),
 		CLI_FLAG(0, "json", "JSON: total_samples, lost_samples, entries", &rp->json),
@@ -127,9 +238,13 @@ static int parse_args(struct report *rp, int argc, char **argv)
 	};
 	const struct cli_cmd cmd = {
 		.name = "report",
-		.synopsis = "[-i FILE] [--sort KEYS] [--children | --no-children] [-g [none]]\n"
+		.synopsis = "[-i FILE] [--header | --header-only [-I]] [--sort KEYS] [-F FIELDS] [-n]\n"
+			    "                      [--children | --no-children]\n"
+			    "                      [-g [none|graph,0.5,caller|callee]] [-G] [--max-stack N]\n"
+			    "                      [--comm C] [--pid P] [--tid T] [--dsos D] [-S SYMS] [--cpu CPUS]\n"
+			    "                      [--time RANGES] [--percentage absolute|relative]\n"
 			    "                      [--percent-limit P] [--json | --folded | --flamegraph FILE.html]\n"
-			    "                      [-o FILE] [-f]",
+			    "                      [--stats | -D] [-o FILE] [-f]",
 		.opts = opts,
 		.positional = CLI_POS_NONE,
 	};
@@ -192,7 +307,15 @@ static int report_write(struct report *rp, bool callgraph, double callgraph_limi
 	uint64_t t0 = now_ns();
 	struct out_opts oo = {
 		.event_name = rp->p.sample_event ? rp->p.sample_event->name : "cpu-clock",
-		.total_samples = rp->p.samples,
+		/* perf counts the filtered samples too, unless relative */
+		.total_samples = rp->percentage ? hist_total_samples(rp->p.h) : rp->p.samples,
+		.show_nr_samples = rp->show_nr_samples,
+		.fields = rp->nfields ? rp->field_keys : NULL,
+		.nfields = rp->nfields,
+		.time_slices = rp->time,
+		.elide = { [SORT_COMM] = rp->filter.ncomms == 1 ? rp->filter.comms[0] : NULL,
+			   [SORT_DSO] = rp->filter.ndsos == 1 ? rp->filter.dsos[0] : NULL,
+			   [SORT_SYM] = rp->filter.nsyms == 1 ? rp->filter.syms[0] : NULL },
 		.lost_samples = rp->p.lost,
 		.percent_limit = rp->percent_limit,
 		.callgraph = callgraph,
@@ -200,7 +323,13 @@ static int report_write(struct report *rp, bool callgraph, double callgraph_limi
 		.title = rp->input,
 	};
 	int r;
-	if (rp->flamegraph) {
+	if (rp->stats) {
+		struct out_stats_event ev[PROFILE_MAX_EVENTS];
+		size_t nev = 0;
+		for (size_t i = 0; i < pd_nr_events(rp->file) && i < PROFILE_MAX_EVENTS; i++)
+			ev[nev++] = (struct out_stats_event){ pd_event_at(rp->file, i)->name, rp->p.event_samples[i] };
+		r = out_record_stats(rp->out, rp->p.nr_records, PROFILE_RECORD_TYPES, pd_record_type_name, ev, nev);
+	} else if (rp->flamegraph) {
 		r = write_flamegraph(rp, NULL, NULL, 0, false, &oo);
 		if (r == 0)
 			fprintf(stderr, "flame graph of %llu samples written to %s\n",
@@ -209,8 +338,10 @@ static int report_write(struct report *rp, bool callgraph, double callgraph_limi
 		r = out_json(rp->out, rp->p.h, &oo);
 	} else if (rp->folded) {
 		r = out_folded_ex(rp->out, rp->p.h, &rp->folded_opts);
-	} else {
+	} else if (rp->p.samples || !(rp->time || rp->cpu_list)) {
 		r = out_table(rp->out, rp->p.h, &oo);
+	} else {
+		r = 0;	/* perf skips an event whose samples --time/--cpu all dropped */
 	}
 	pr_debug("report: %.1f ms to write the output", (double)(now_ns() - t0) / 1e6);
 	return r < 0 ? -1 : 0;	/* write errors: when the output is closed */
@@ -284,13 +415,18 @@ static int report_pass(struct report *rp, const struct hist_opts *ho, bool callg
 	struct pd_file *f = open_input(rp, false);
 	if (!f)
 		return -1;
-	struct profile_opts po = { .hist = *ho, .no_demangle = rp->no_demangle, .kallsyms = rp->kallsyms,
-				   .buildid_dir = rp->buildid_dir, .name = rp->input,
-				   .only_event = idx == SIZE_MAX ? NULL : pd_event_at(f, idx) };
+	struct profile_opts po = rp->po;
+	po.hist = *ho;
+	po.only_event = idx == SIZE_MAX ? NULL : pd_event_at(f, idx);
+	rp->file = f;
 	if (profile_build(&rp->p, f, &po) < 0 || report_write(rp, callgraph, ho->callgraph_limit) < 0)
 		goto out;
-	if (rp->p.samples == 0 && !rp->p.filtered && !rp->p.lost)
+	if (rp->p.samples == 0 && !rp->p.filtered && !rp->p.lost && !rp->stats && !rp->time && !rp->cpu_list)
 		explain_no_samples(rp, f, po.only_event);
+	if (first && rp->p.no_task && !rp->stats)
+		fprintf(stderr, "%llu samples have no task (pid -1: the kernel could not name it, e.g. "
+			"it was exiting); they are shown as the thread ':-1', as perf does\n",
+			(unsigned long long)rp->p.no_task);
 	if (first && rp->p.malformed)
 		pr_warn("%llu malformed records were skipped, the first a %s record at offset %llu "
 			"(-vv tells why); threads, maps or symbols may be missing from the profile",
@@ -328,9 +464,9 @@ static int report_multi(struct report *rp, const struct hist_opts *ho, const siz
 		f[built] = open_input(rp, false);
 		if (!f[built])
 			goto out;
-		struct profile_opts po = { .hist = *ho, .no_demangle = rp->no_demangle, .kallsyms = rp->kallsyms,
-					   .buildid_dir = rp->buildid_dir, .name = rp->input,
-					   .only_event = pd_event_at(f[built], idx[built]) };
+		struct profile_opts po = rp->po;
+		po.hist = *ho;
+		po.only_event = pd_event_at(f[built], idx[built]);
 		if (profile_build(&p[built], f[built], &po) < 0) {
 			profile_free(&p[built]);
 			pd_close(f[built]);
@@ -399,6 +535,119 @@ static int pick_events(struct report *rp, const struct pd_file *f, bool text, si
 	return 0;
 }
 
+/* One list of keys (--sort or -F): 0, or 2 after naming the bad key. */
+static int parse_keys(const char *opt, const char *list, enum sort_key *keys, int *n)
+{
+	const char *bad = NULL;
+	*n = sort_keys_parse(list, keys, SORT__MAX, &bad);
+	if (*n > 0)
+		return 0;
+	if (bad && sort_key_perf_only(bad))
+		pr_err("sort key '%s' in %s is not supported by bpfperf (perf has it); use %s",
+		       bad, opt, sort_keys_known());
+	else
+		pr_err("unknown sort key '%s' in %s; use %s", bad && *bad ? bad : list, opt, sort_keys_known());
+	return 2;
+}
+
+/* --sort and -F into the hist's keys and the table's columns; the views
+ * (filters, --cpu, --time, --max-stack) into the profile options. 0 or 2. */
+static int resolve_views(struct report *rp, struct hist_opts *ho)
+{
+	if (rp->fields && parse_keys("-F/--fields", rp->fields, rp->field_keys, &rp->nfields))
+		return 2;
+	if (rp->sort || !rp->fields) {
+		if (parse_keys("--sort", rp->sort ? rp->sort : "comm,dso,sym", ho->keys, &ho->nkeys))
+			return 2;
+	} else {
+		/* -F without --sort: its keys sort, as in perf */
+		for (int i = 0; i < rp->nfields; i++)
+			if (!sort_key_is_field(rp->field_keys[i]))
+				ho->keys[ho->nkeys++] = rp->field_keys[i];
+		if (!ho->nkeys)
+			ho->keys[ho->nkeys++] = SORT_COMM;
+	}
+	if (rp->cpu_list && parse_cpu_list(rp->cpu_list, rp->cpus, (int)ARRAY_SIZE(rp->cpus)) < 0) {
+		pr_err("invalid --cpu '%s': expected CPU numbers and ranges below %zu, e.g. 0-1,3",
+		       rp->cpu_list, ARRAY_SIZE(rp->cpus));
+		return 2;
+	}
+	if ((rp->stats || rp->dump) && (rp->json || rp->folded || rp->flamegraph)) {
+		pr_err("--stats and -D print no profile: drop --json, --folded or --flamegraph");
+		return 2;
+	}
+	if (rp->time) {
+		/* the syntax now (a usage error); percent slices get their
+		 * bounds from the file when it is read */
+		char err[512];
+		struct time_range *r;
+		if (time_ranges_parse(rp->time, 0, 1000000000, &r, err, sizeof(err)) < 0) {
+			pr_err("invalid --time '%s': expected START,STOP ranges in seconds or percent "
+			       "slices (see --help): %s", rp->time, err);
+			return 2;
+		}
+		free(r);
+	}
+	if (rp->parent_regex && !hist_parent_regex_ok(rp->parent_regex)) {
+		pr_err("invalid --parent '%s': expected a POSIX extended regular expression",
+		       rp->parent_regex);
+		return 2;
+	}
+	ho->parent_regex = rp->parent_regex;
+	ho->filter = hist_filter_active(&rp->filter) ? &rp->filter : NULL;
+	ho->relative = rp->percentage == 1;
+	rp->po = (struct profile_opts){ .no_demangle = rp->no_demangle, .kallsyms = rp->kallsyms,
+					.buildid_dir = rp->buildid_dir, .name = rp->input, .time = rp->time,
+					.cpus = rp->cpu_list ? rp->cpus : NULL,
+					.ncpus = (int)ARRAY_SIZE(rp->cpus), .max_stack = (unsigned)rp->max_stack,
+					.count_records = rp->stats };
+	return 0;
+}
+
+/* Call graphs: shown or not, order, threshold; 0, or 2 for a combination we
+ * cannot draw. perf files recorded with DWARF call graphs get a warning. */
+static int resolve_callgraph(struct report *rp, const struct pd_file *f, struct hist_opts *ho, bool *callgraph)
+{
+	bool has_callchain = false, dwarf = false;
+	for (size_t i = 0; i < pd_nr_events(f); i++) {
+		uint64_t st = pd_event_at(f, i)->attr.sample_type;
+		has_callchain |= (st & PERF_SAMPLE_CALLCHAIN) != 0;
+		dwarf |= (st & (PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_USER)) != 0;
+	}
+	if (dwarf)
+		pr_warn("%s was recorded with --call-graph dwarf: its user-space call graphs need DWARF "
+			"unwinding, which bpfperf does not do yet, so they stop at the sampled function "
+			"(kernel frames are complete); use perf report for them, or record with "
+			"--call-graph fp and frame pointers", rp->input);
+	for (int k = 0; k < ho->nkeys; k++)
+		if (ho->keys[k] == SORT_PARENT && !has_callchain) {
+			pr_err("the sort key parent needs call graphs, and %s has none: record with -g",
+			       rp->input);
+			return 2;
+		}
+	ho->children = rp->children < 0 ? has_callchain : rp->children;
+	*callgraph = rp->callgraph < 0 ? has_callchain : rp->callgraph;
+	if (*callgraph && !has_callchain && rp->callgraph == 1) {
+		pr_warn("%s has no call graphs (record with -g); showing flat entries", rp->input);
+		*callgraph = false;
+	}
+	bool caller = rp->inverted || rp->cg_order == 0;
+	if (ho->children && rp->cg_order == 1) {
+		pr_err("-g callee with --children is not supported: children call graphs are drawn "
+		       "from the callers; add --no-children for callee order");
+		return 2;
+	}
+	ho->caller_order = !ho->children && caller;
+	/* Call-graph trees are only built for the text output; like perf,
+	 * --percent-limit also prunes their branches (default 0.5%). */
+	bool text = !rp->json && !rp->folded && !rp->flamegraph && !rp->stats && !rp->dump;
+	ho->callchains = has_callchain && *callgraph && text;
+	ho->callgraph_limit = rp->cg_threshold >= 0 ? rp->cg_threshold
+			      : rp->percent_limit > 0 ? rp->percent_limit : 0.5;
+	ho->skip_children_sums = text;	/* the table shows them with --children only */
+	return 0;
+}
+
 /* The input's events decide the passes; each pass reads it again. The
  * output (a report is meant to be shared: 0644, written whole or not at
  * all) is opened once for every pass. */
@@ -425,27 +674,32 @@ static int report_input(struct report *rp, struct hist_opts *ho)
 			return ofile_close(of) < 0 || r < 0 ? 1 : 0;	/* a write error: named at close */
 		}
 	}
-	bool has_callchain = false;
+	bool callgraph, has_cpu = false;
 	for (size_t i = 0; i < pd_nr_events(f); i++)
-		if (pd_event_at(f, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
-			has_callchain = true;
-	ho->children = rp->children < 0 ? has_callchain : rp->children;
-	bool callgraph = rp->callgraph < 0 ? has_callchain : rp->callgraph;
-	if (callgraph && !has_callchain && rp->callgraph == 1) {
-		pr_warn("%s has no call graphs (record with -g); showing flat entries", rp->input);
-		callgraph = false;
+		has_cpu |= (pd_event_at(f, i)->attr.sample_type & PERF_SAMPLE_CPU) != 0;
+	if (rp->cpu_list && !has_cpu) {
+		pr_err("%s: the samples carry no CPU, so --cpu cannot select them; record system-wide "
+		       "(-a), or with perf record --sample-cpu", rp->input);
+		goto fail;
 	}
-	/* Call-graph trees are only built for the text output; like perf,
-	 * --percent-limit also prunes their branches (default 0.5%). */
-	bool text = !rp->json && !rp->folded && !rp->flamegraph;
-	ho->callchains = has_callchain && callgraph && text;
-	ho->callgraph_limit = rp->percent_limit > 0 ? rp->percent_limit : 0.5;
-	ho->skip_children_sums = text;	/* the table shows them with --children only */
-	size_t idx[64], n;
-	if (pick_events(rp, f, text, idx, &n) < 0) {
-		pd_close(f);
-		ofile_abort(of);
-		return 2;
+	size_t flen;
+	const uint32_t *nrc = pd_feature(f, PD_FEAT_NRCPUS, &flen);
+	for (size_t c = nrc && flen >= 8 ? nrc[1] : ARRAY_SIZE(rp->cpus); rp->cpu_list && c < ARRAY_SIZE(rp->cpus); c++) {
+		if (rp->cpus[c]) {
+			pr_err("--cpu %s: CPU %zu is not in %s, recorded on %u CPUs", rp->cpu_list, c, rp->input,
+			       nrc[1]);
+			goto fail;
+		}
+	}
+	if (resolve_callgraph(rp, f, ho, &callgraph)) {
+		ret = 2;
+		goto fail;
+	}
+	bool text = !rp->json && !rp->folded && !rp->flamegraph && !rp->stats;
+	size_t idx[64], n = 0;
+	if (!rp->stats && pick_events(rp, f, text, idx, &n) < 0) {
+		ret = 2;
+		goto fail;
 	}
 	bool combined = (rp->folded || rp->flamegraph) && n > 1;
 	bool off_cpu[64];
@@ -476,26 +730,30 @@ static int report_input(struct report *rp, struct hist_opts *ho)
 		return 1;
 	}
 	return ofile_close(of) < 0 ? 1 : 0;
+fail:
+	pd_close(f);
+	ofile_abort(of);
+	return ret;
 }
 
-/* The options, the input (-i -: the standard input, spooled once), then
- * report_input. */
+/* The options (a usage error: 2), the input (-i -: the standard input,
+ * spooled once), then report_input. */
 int cmd_report(int argc, char **argv)
 {
-	struct report rp = { .input = "perf.data", .input_fd = -1, .sort = "comm,dso,sym",
-			     .children = -1, .callgraph = -1 };
+	static struct report rp;	/* large (the CPU mask): not on the stack */
+	rp = (struct report){ .input = "perf.data", .input_fd = -1, .children = -1, .callgraph = -1,
+			      .cg_threshold = -1, .cg_order = -1 };
 	char err[1024];
 	int ret = 1;
 	int rc = parse_args(&rp, argc, argv);
 	if (rc != CLI_OK)
 		return cli_exit(rc);
 	struct hist_opts ho = { 0 };
-	const char *bad = NULL;
-	ho.nkeys = sort_keys_parse(rp.sort, ho.keys, SORT__MAX, &bad);
-	if (ho.nkeys <= 0) {
-		pr_err("unknown sort key '%s' in --sort; use comm, pid, tid, dso, sym, cpu or state",
-		       bad ? bad : rp.sort);
-		return 2;
+	if (resolve_views(&rp, &ho))
+		goto usage;
+	if (rp.dump) {
+		ret = pd_dump_raw(rp.input, stdout) < 0;
+		goto out;
 	}
 	if (!strcmp(rp.input, "-")) {
 		if ((rp.input_fd = pd_stdin_file(err, sizeof(err))) < 0) {
@@ -512,6 +770,11 @@ int cmd_report(int argc, char **argv)
 	ret = report_input(&rp, &ho);
 	if (rp.input_fd >= 0)
 		close(rp.input_fd);
+out:
+	hist_filter_free(&rp.filter);
 	return ret;
+usage:
+	hist_filter_free(&rp.filter);
+	return 2;
 }
 

@@ -77,7 +77,9 @@ done
 if [ -x /usr/lib/x86_64-linux-gnu/libexec/hotspot-perfparser ]; then
   timeout 120 /usr/lib/x86_64-linux-gnu/libexec/hotspot-perfparser --input ours.data --output ours.b2qt \
     2>pp.err || { cat pp.err; fail "hotspot-perfparser on our file"; }
-  bad=$(grep -vE 'unhandled event type|FINISHED_ROUND|not properly read PerfHeader::BPF_(PROG_INFO|BTF)' pp.err)
+  # "feature not properly read": a header section perfparser does not decode
+  # (it says the same of perf's own files: CPU_TOPOLOGY, SAMPLE_TIME, ...)
+  bad=$(grep -vE 'unhandled event type|FINISHED_ROUND|feature not properly read PerfHeader::' pp.err)
   [ -z "$bad" ] || { echo "$bad"; fail "hotspot-perfparser complained"; }
   "$BPFPERF" report -i ours.data --json > ours.json
   want=$(python3 -c 'import json; print(sum(e["samples"] for e in json.load(open("ours.json"))["events"]))')

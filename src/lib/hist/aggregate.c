@@ -19,6 +19,7 @@
 
 struct msg {
 	const char *comm;
+	const char *srcline;	/* of frame 0, when the hist sorts by it and it was resolved here */
 	int32_t pid, tid, cpu, state;
 	uint32_t nframes;
 	uint64_t period;
@@ -38,6 +39,7 @@ struct chunk {
 
 struct aggregator {
 	struct machine *m;
+	bool want_srcline;		/* the hist sorts by srcline: find the sampled frame's */
 	struct hist *h;
 	const char *s_unknown;	/* the machine's "[unknown]" */
 	bool threaded;
@@ -84,6 +86,7 @@ static void process_chunk(struct aggregator *a, const struct chunk *c)
 		const struct msg *mg = (const struct msg *)(c->data + off);
 		const struct qframe *qf = (const struct qframe *)(mg + 1);
 		ARRAY_GROW(a->frames, a->frames_cap, mg->nframes);
+		const char *srcline = mg->srcline;
 		for (uint32_t i = 0; i < mg->nframes; i++) {
 			struct hist_frame *f = &a->frames[i];
 			if (qf[i].dso) {
@@ -93,9 +96,11 @@ static void process_chunk(struct aggregator *a, const struct chunk *c)
 				struct resolved r;
 				machine_resolve_late(a->m, qf[i].addr, qf[i].level, &r);
 				*f = (struct hist_frame){ .dso = r.dso, .sym = r.sym, .level = r.level };
+				if (i == 0 && a->want_srcline)
+					srcline = machine_srcline(a->m, &r);
 			}
 		}
-		struct hist_sample hs = { .comm = mg->comm, .pid = mg->pid, .tid = mg->tid,
+		struct hist_sample hs = { .comm = mg->comm, .srcline = srcline, .pid = mg->pid, .tid = mg->tid,
 					  .cpu = mg->cpu, .state = mg->state, .period = mg->period,
 					  .nframes = mg->nframes, .frames = a->frames };
 		hist_add_sample(a->h, &hs);
@@ -148,6 +153,8 @@ struct aggregator *agg_new(struct machine *m, struct hist *h, bool threaded)
 	a->m = m;
 	a->h = h;
 	a->s_unknown = machine_intern(m, "[unknown]");
+	for (int k = 0; k < hist_opts(h)->nkeys; k++)
+		a->want_srcline |= hist_opts(h)->keys[k] == SORT_SRCLINE;
 	a->start_ns = now_ns();
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->work, NULL);
@@ -231,15 +238,19 @@ static void reserve(struct aggregator *a, size_t need)
 	a->cur = new_chunk(need);
 }
 
+/* Returns the frame's srcline when asked (srcline) and it was resolved here. */
 static void put_frame(struct aggregator *a, struct qframe *qf, int pid, int tid, uint64_t ip,
-		      enum addr_space space, bool defer)
+		      enum addr_space space, bool defer, const char **srcline)
 {
 	struct resolved r;
 	char what = machine_resolve_early(a->m, pid, tid, ip, space, defer, &r);
-	if (!what)
+	if (!what) {
 		*qf = (struct qframe){ .dso = r.dso, .sym = r.sym, .level = r.level };
-	else
+		if (srcline)
+			*srcline = machine_srcline(a->m, &r);
+	} else {
 		*qf = (struct qframe){ .addr = ip, .level = what };
+	}
 }
 
 void agg_add(struct aggregator *a, const struct agg_sample *s)
@@ -253,22 +264,37 @@ void agg_add(struct aggregator *a, const struct agg_sample *s)
 	/* Balance the threads: kernel addresses go to the worker while it keeps
 	 * up, and are resolved here (once it has loaded kallsyms) while it lags. */
 	bool defer = a->threaded && __atomic_load_n(&a->queued, __ATOMIC_RELAXED) < 2;
-	for (size_t i = 0; i < s->nr_callchain; i++) {
+	const char *srcline = NULL;
+	size_t skip_from = SIZE_MAX, skip_to = 0;	/* frames [from, to) left out */
+	if (s->max_frames && s->keep_outer) {
+		size_t nf = 0;
+		for (size_t i = 0; i < s->nr_callchain; i++)
+			nf += s->callchain[i] < PD_CONTEXT_MAX;
+		if (nf > s->max_frames) {
+			skip_from = 1;
+			skip_to = nf - s->max_frames;
+		}
+	}
+	for (size_t i = 0, k = 0; i < s->nr_callchain && (!s->max_frames || s->keep_outer || n < s->max_frames);
+	     i++) {
 		uint64_t ip = s->callchain[i];
 		if (ip >= PD_CONTEXT_MAX) {
 			sp = marker_space(ip);
 			continue;
 		}
-		put_frame(a, &qf[n++], s->pid, s->tid, ip, sp, defer);
+		if (k++ >= skip_from && k <= skip_to)
+			continue;
+		put_frame(a, &qf[n], s->pid, s->tid, ip, sp, defer, n == 0 && a->want_srcline ? &srcline : NULL);
+		n++;
 	}
 	if (n == 0)
-		put_frame(a, &qf[n++], s->pid, s->tid, s->ip, s->space, defer);
+		put_frame(a, &qf[n++], s->pid, s->tid, s->ip, s->space, defer, a->want_srcline ? &srcline : NULL);
 	/* perf gives a caller outside every map the level of the sample's
 	 * leaf (its children entry shows "[k]" under a kernel leaf) */
 	for (uint32_t i = 1; i < n; i++)
 		if (qf[i].dso == a->s_unknown)
 			qf[i].level = qf[0].level;
-	*mg = (struct msg){ .comm = machine_comm_of(a->m, s->pid, s->tid), .pid = s->pid,
+	*mg = (struct msg){ .srcline = srcline, .comm = machine_comm_of(a->m, s->pid, s->tid), .pid = s->pid,
 			    .tid = s->tid, .cpu = s->cpu, .state = s->state, .nframes = n,
 			    .period = s->period };
 	a->cur->used += sizeof(*mg) + n * sizeof(*qf);

@@ -26,6 +26,11 @@ struct agg_sample {
 					 * markers; may be empty */
 	size_t nr_callchain;
 	uint64_t ip;			/* the frame when the callchain has no address */
+	uint32_t max_frames;		/* keep max_frames frames of the callchain; 0: all
+					 * (perf report's --max-stack) */
+	bool keep_outer;		/* ... the outermost ones, with the sampled one
+					 * still first (perf's caller order); else the
+					 * innermost */
 };
 
 struct aggregator;

@@ -20,10 +20,12 @@
  *   chain from the entry's outermost occurrence down to the leaf;
  * - without children, the graph of an entry (always a leaf) holds the chain
  *   from the leaf to the outermost caller (perf's callee order). */
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hist/filter.h"
 #include "hist/hist.h"
 #include "log.h"
 #include "util.h"
@@ -43,7 +45,39 @@ static const struct {
 	{ "symbol", "Symbol", SORT_SYM },
 	{ "cpu", "CPU", SORT_CPU },
 	{ "state", "State", SORT_STATE },
+	{ "parent", "Parent symbol", SORT_PARENT },
+	{ "srcline", "Source:Line", SORT_SRCLINE },
+	{ "period", "Period", SORT_PERIOD },
+	{ "sample", "Samples", SORT_SAMPLE },
+	{ "overhead", "Overhead", SORT_OVERHEAD },
+	{ "overhead_children", "Children", SORT_OVERHEAD_CHILDREN },
 };
+
+/* perf 6.1's other sort keys and fields: refused by name, never replaced by
+ * a default. */
+static const char *const perf_only_keys[] = {
+	"srcfile", "dso_size", "trace", "sym_size", "socket", "cgroup",
+	"cgroup_id", "time", "code_page_size", "ins_lat", "local_ins_lat", "p_stage_cyc",
+	"addr", "local_p_stage_cyc", "simd", "retire_lat", "weight", "local_weight",
+	"transaction", "mem", "symoff", "dso_from", "dso_to", "symbol_from", "symbol_to",
+	"mispredict", "in_tx", "abort", "cycles", "srcline_from", "srcline_to", "ipc_lbr",
+	"addr_from", "addr_to", "symbol_daddr", "dso_daddr", "locked", "tlb", "mem_lvl", "snoop",
+	"dcacheline", "phys_daddr", "data_page_size", "blocked", "overhead_sys", "overhead_us",
+	"overhead_guest_sys", "overhead_guest_us", "tp", "dso_size", "callchain_branch_predicted",
+};
+
+bool sort_key_perf_only(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(perf_only_keys); i++)
+		if (!strcmp(perf_only_keys[i], name))
+			return true;
+	return false;
+}
+
+const char *sort_keys_known(void)
+{
+	return "comm, pid, tid, dso, sym, cpu, state, parent, srcline, period, sample, overhead, overhead_children";
+}
 
 int sort_keys_parse(const char *s, enum sort_key *keys, int max, const char **bad)
 {
@@ -108,7 +142,8 @@ const char *sort_key_header(enum sort_key k)
 
 struct root_attr {
 	const char *comm;
-	int pid, tid, cpu, state;
+	int pid, tid, cpu;
+	int64_t state;		/* state letter | parent id << 8 | srcline id << 32 */
 	uint32_t node;
 };
 
@@ -146,10 +181,10 @@ static inline uint64_t node_hash(uint32_t parent, const char *sym, const char *d
 	return mix3(parent, (uintptr_t)sym, (uintptr_t)dso);
 }
 
-static inline uint64_t root_hash(const char *comm, int pid, int tid, int cpu, int state)
+static inline uint64_t root_hash(const char *comm, int pid, int tid, int cpu, int64_t state)
 {
 	return mix3((uintptr_t)comm, ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid,
-		    (uint32_t)cpu | ((uint64_t)(uint32_t)state << 32));
+		    (uint32_t)cpu ^ (uint64_t)state * 0xff51afd7ed558ccdull);
 }
 
 static void trie_init(struct trie *t)
@@ -255,7 +290,7 @@ static void trie_rehash_roots(struct trie *t)
 }
 
 /* Returns the root's node index. */
-static uint32_t trie_root(struct trie *t, const char *comm, int pid, int tid, int cpu, int state)
+static uint32_t trie_root(struct trie *t, const char *comm, int pid, int tid, int cpu, int64_t state)
 {
 	size_t mask = t->nrslots - 1;
 	size_t j = root_hash(comm, pid, tid, cpu, state) & mask;
@@ -392,6 +427,7 @@ static void trie_sort_kids(struct trie *t)
 
 struct hent {
 	struct hist_entry e;
+	int64_t pstate;		/* the key part of the root's state word (root_attr.state) */
 	uint32_t mark;		/* on the current DFS path */
 	uint32_t cc_root;	/* call-graph root in hist.cc */
 	uint32_t max_depth;	/* longest chain in the call graph (perf's max_depth) */
@@ -420,9 +456,11 @@ struct hist {
 	bool key[SORT__MAX];
 	struct trie trie;
 	uint64_t total_period, total_samples;
+	uint64_t filtered_period, filtered_samples;	/* refused by opts.filter */
 	/* last root, to skip the root lookup for runs of samples of one thread */
 	const char *last_comm;
-	int last_pid, last_tid, last_cpu, last_state;
+	int last_pid, last_tid, last_cpu;
+	int64_t last_state;
 	uint32_t last_root;
 
 	/* entries (after hist_finish) */
@@ -452,7 +490,118 @@ struct hist {
 
 	struct trie *comm_trie;	/* merged by comm, built on demand when roots carry pid/tid/cpu */
 	bool finished;
+
+	/* SORT_PARENT: the parent of a sample is kept in the roots' state word
+	 * (id << 8, 0: [other]); symbols are interned, so the regex runs once
+	 * per distinct symbol */
+	regex_t parent_re;
+	bool parent_re_ok;
+	const char **parents;		/* id - 1 -> symbol */
+	size_t nparents, parents_cap;
+	struct { const char *sym; int id; } *pcache;	/* id -1: no match */
+	size_t npcache, pcache_slots;
+	/* SORT_SRCLINE: the sample's srcline, by id (<< 32 in the state word) */
+	const char **srclines;		/* id - 1 -> srcline */
+	size_t nsrclines, srclines_cap;
+	struct { const char *s; uint32_t id; } *scache;
+	size_t scache_slots;
 };
+
+/* Id of an interned srcline string (0: none). */
+static uint32_t srcline_id(struct hist *h, const char *sl)
+{
+	if (!sl)
+		return 0;
+	if ((h->nsrclines + 1) * 2 > h->scache_slots) {
+		size_t n = h->scache_slots ? h->scache_slots * 2 : 1024;
+		__typeof__(h->scache) nc = xcalloc(n, sizeof(*nc));
+		for (size_t i = 0; i < h->scache_slots; i++) {
+			if (!h->scache[i].s)
+				continue;
+			size_t j = hash_u64((uintptr_t)h->scache[i].s) & (n - 1);
+			while (nc[j].s)
+				j = (j + 1) & (n - 1);
+			nc[j] = h->scache[i];
+		}
+		free(h->scache);
+		h->scache = nc;
+		h->scache_slots = n;
+	}
+	size_t mask = h->scache_slots - 1, j = hash_u64((uintptr_t)sl) & mask;
+	while (h->scache[j].s) {
+		if (h->scache[j].s == sl)
+			return h->scache[j].id;
+		j = (j + 1) & mask;
+	}
+	ARRAY_GROW(h->srclines, h->srclines_cap, h->nsrclines + 1);
+	h->srclines[h->nsrclines++] = sl;
+	h->scache[j].s = sl;
+	h->scache[j].id = (uint32_t)h->nsrclines;
+	return h->scache[j].id;
+}
+
+#define PARENT_DEFAULT_RE "^sys_|^do_page_fault"
+
+bool hist_parent_regex_ok(const char *re)
+{
+	regex_t r;
+	if (regcomp(&r, re, REG_EXTENDED | REG_NOSUB))
+		return false;
+	regfree(&r);
+	return true;
+}
+
+static int parent_of_sym(struct hist *h, const char *sym)
+{
+	if (!h->pcache_slots || h->npcache * 2 >= h->pcache_slots) {
+		size_t n = h->pcache_slots ? h->pcache_slots * 2 : 256;
+		__typeof__(h->pcache) nc = xcalloc(n, sizeof(*nc));
+		for (size_t i = 0; i < h->pcache_slots; i++) {
+			if (!h->pcache[i].sym)
+				continue;
+			size_t j = hash_u64((uintptr_t)h->pcache[i].sym) & (n - 1);
+			while (nc[j].sym)
+				j = (j + 1) & (n - 1);
+			nc[j] = h->pcache[i];
+		}
+		free(h->pcache);
+		h->pcache = nc;
+		h->pcache_slots = n;
+	}
+	size_t mask = h->pcache_slots - 1, j = hash_u64((uintptr_t)sym) & mask;
+	while (h->pcache[j].sym) {
+		if (h->pcache[j].sym == sym)
+			return h->pcache[j].id;
+		j = (j + 1) & mask;
+	}
+	int id = -1;
+	if (h->parent_re_ok && regexec(&h->parent_re, sym, 0, NULL, 0) == 0) {
+		ARRAY_GROW(h->parents, h->parents_cap, h->nparents + 1);
+		h->parents[h->nparents++] = sym;
+		id = (int)h->nparents;
+	}
+	h->pcache[j].sym = sym;
+	h->pcache[j].id = id;
+	h->npcache++;
+	return id;
+}
+
+/* The parent id of a sample: its first frame matching the regex, in
+ * perf's resolution order; 0 when none. */
+static int sample_parent(struct hist *h, const struct hist_sample *s)
+{
+	size_t n = s->frames ? s->nframes : 0;
+	bool outer_first = h->opts.children || h->opts.caller_order;
+	for (size_t k = 0; k < n; k++) {
+		const struct hist_frame *f = &s->frames[outer_first ? n - 1 - k : k];
+		if (!f->sym)
+			continue;
+		int id = parent_of_sym(h, f->sym);
+		if (id > 0)
+			return id;
+	}
+	return 0;
+}
 
 struct hist *hist_new(const struct hist_opts *opts)
 {
@@ -468,6 +617,9 @@ struct hist *hist_new(const struct hist_opts *opts)
 	for (int i = 0; i < h->opts.nkeys; i++)
 		if ((unsigned)h->opts.keys[i] < SORT__MAX)
 			h->key[h->opts.keys[i]] = true;
+	if (h->key[SORT_PARENT])
+		h->parent_re_ok = !regcomp(&h->parent_re, h->opts.parent_regex ? h->opts.parent_regex
+						   : PARENT_DEFAULT_RE, REG_EXTENDED | REG_NOSUB);
 	trie_init(&h->trie);
 	h->last_root = NONE;
 	h->last_stk = SIZE_MAX;
@@ -492,6 +644,12 @@ void hist_free(struct hist *h)
 	free(h->pool);
 	free(h->pub);
 	free(h->pub_kids);
+	if (h->parent_re_ok)
+		regfree(&h->parent_re);
+	free(h->parents);
+	free(h->pcache);
+	free(h->srclines);
+	free(h->scache);
 	free(h);
 }
 
@@ -540,10 +698,22 @@ void hist_add_sample(struct hist *h, const struct hist_sample *s)
 {
 	if (h->finished || !s)
 		return;
+	if (h->opts.filter && !hist_filter_match(h->opts.filter, s->comm, s->pid, s->tid,
+						   s->frames && s->nframes ? &s->frames[0] : NULL)) {
+		h->filtered_period += s->period;
+		h->filtered_samples++;
+		h->total_period += s->period;
+		h->total_samples++;
+		return;
+	}
 	int pid = h->key[SORT_PID] ? s->pid : 0;
 	int tid = h->key[SORT_TID] ? s->tid : 0;
 	int cpu = h->key[SORT_CPU] ? s->cpu : 0;
-	int state = h->key[SORT_STATE] ? s->state : 0;
+	int64_t state = h->key[SORT_STATE] ? s->state : 0;
+	if (h->key[SORT_PARENT])
+		state |= (int64_t)sample_parent(h, s) << 8;
+	if (h->key[SORT_SRCLINE])
+		state |= (int64_t)srcline_id(h, s->srcline) << 32;
 	const char *comm = s->comm ? s->comm : unknown_str;
 	size_t nf = s->frames ? s->nframes : 0;
 	uint32_t root, node;
@@ -624,7 +794,8 @@ counted:
 
 struct ekey {
 	const char *comm, *dso, *sym;
-	int pid, tid, cpu, state;
+	int pid, tid, cpu;
+	int64_t state;
 };
 
 static void make_key(const struct hist *h, const struct root_attr *r, const struct hist_frame *f,
@@ -634,7 +805,8 @@ static void make_key(const struct hist *h, const struct root_attr *r, const stru
 	k->pid = h->key[SORT_PID] ? r->pid : 0;
 	k->tid = h->key[SORT_TID] ? r->tid : 0;
 	k->cpu = h->key[SORT_CPU] ? r->cpu : 0;
-	k->state = h->key[SORT_STATE] ? r->state : 0;
+	k->state = (h->key[SORT_STATE] ? r->state & 0xff : 0) | (h->key[SORT_PARENT] ? r->state & 0xffffff00 : 0) |
+		   (h->key[SORT_SRCLINE] ? r->state & ~(int64_t)0xffffffff : 0);
 	k->sym = h->key[SORT_SYM] ? f->sym : NULL;
 	k->dso = (h->key[SORT_SYM] || h->key[SORT_DSO]) ? f->dso : NULL;
 }
@@ -642,14 +814,16 @@ static void make_key(const struct hist *h, const struct root_attr *r, const stru
 static inline uint64_t ekey_hash(const struct ekey *k)
 {
 	return mix3((uintptr_t)k->comm ^ ((uint64_t)(uint32_t)k->pid << 17), (uintptr_t)k->sym ^ (uint32_t)k->tid,
-		    (uintptr_t)k->dso ^ ((uint64_t)(uint32_t)k->cpu << 23) ^ ((uint64_t)(uint32_t)k->state << 47));
+		    (uintptr_t)k->dso ^ ((uint64_t)(uint32_t)k->cpu << 23) ^ ((uint64_t)k->state * 0xc4ceb9fe1a85ec53ull));
 }
 
 static inline bool ekey_match(const struct hist *h, const struct hist_entry *e, const struct ekey *k)
 {
 	return (!(h->key[SORT_COMM] || h->key[SORT_PID]) || e->comm == k->comm) &&
 	       (!h->key[SORT_PID] || e->pid == k->pid) && (!h->key[SORT_TID] || e->tid == k->tid) &&
-	       (!h->key[SORT_CPU] || e->cpu == k->cpu) && (!h->key[SORT_STATE] || e->state == k->state) &&
+	       (!h->key[SORT_CPU] || e->cpu == k->cpu) &&
+	       (!(h->key[SORT_STATE] || h->key[SORT_PARENT] || h->key[SORT_SRCLINE]) ||
+		((const struct hent *)e)->pstate == k->state) &&
 	       (!h->key[SORT_SYM] || e->sym == k->sym) &&
 	       (!(h->key[SORT_SYM] || h->key[SORT_DSO]) || e->dso == k->dso);
 }
@@ -666,7 +840,7 @@ static void ents_rehash(struct hist *h)
 		k.pid = h->key[SORT_PID] ? e->pid : 0;
 		k.tid = h->key[SORT_TID] ? e->tid : 0;
 		k.cpu = h->key[SORT_CPU] ? e->cpu : 0;
-		k.state = h->key[SORT_STATE] ? e->state : 0;
+		k.state = h->ents[i].pstate;
 		k.sym = h->key[SORT_SYM] ? e->sym : NULL;
 		k.dso = (h->key[SORT_SYM] || h->key[SORT_DSO]) ? e->dso : NULL;
 		size_t j = ekey_hash(&k) & mask;
@@ -709,7 +883,12 @@ static uint32_t entry_of(struct hist *h, uint32_t v, bool create)
 	he->e.pid = r->pid;
 	he->e.tid = r->tid;
 	he->e.cpu = r->cpu;
-	he->e.state = r->state;
+	he->e.state = r->state & 0xff;
+	he->pstate = k.state;
+	int pid_ = (int)((r->state >> 8) & 0xffffff);
+	uint32_t sid = (uint32_t)((uint64_t)r->state >> 32);
+	he->e.parent = pid_ ? h->parents[pid_ - 1] : NULL;
+	he->e.srcline = sid ? h->srclines[sid - 1] : NULL;
 	he->e.dso = nd->frame.dso;
 	he->e.sym = nd->frame.sym;
 	he->e.level = nd->frame.level;
@@ -1109,8 +1288,8 @@ static void build_entry_tree(struct ccb *b, uint32_t e)
 	b->nitems = 0;
 	b->nstack = 0;
 	he->cc_root = cn_new(h, NULL, total);
-	if (h->opts.children) {
-		for (uint32_t j = x->ooff[e]; j < x->ooff[e + 1]; j++) {
+	if (h->opts.children || h->opts.caller_order) {
+		for (uint32_t j = x->ooff ? x->ooff[e] : 0; x->ooff && j < x->ooff[e + 1]; j++) {
 			uint32_t v = x->onode[j];
 			uint64_t w = t->cum_period[v] - self_under(x, e, v);
 			if (w)
@@ -1224,6 +1403,12 @@ static int cmp_entries(const void *pa, const void *pb)
 		case SORT_STATE:
 			c = cmp_int(a->state, b->state);
 			break;
+		case SORT_PARENT:
+			c = strcmp(a->parent ? a->parent : "[other]", b->parent ? b->parent : "[other]");
+			break;
+		case SORT_SRCLINE:
+			c = str_cmp_null(a->srcline, b->srcline);
+			break;
 		default:
 			break;
 		}
@@ -1257,7 +1442,8 @@ void hist_finish(struct hist *h)
 	/* Text --no-children: only the leaves' entries and their chains up to
 	 * the roots are shown, so neither the subtree sums nor the kid lists
 	 * are needed (the walkers build them if asked: trie_sort_kids). */
-	bool self_only = !h->opts.children && h->opts.skip_children_sums;
+	bool self_only = !h->opts.children && h->opts.skip_children_sums &&
+			 !(h->opts.caller_order && h->opts.callchains);
 	if (!self_only)
 		trie_index(t);
 	/* the child hash of the trie and the stack cache are not needed any more */
@@ -1344,12 +1530,17 @@ const struct hist_entry *hist_entry_at(const struct hist *h, size_t i)
 
 uint64_t hist_total_period(const struct hist *h)
 {
-	return h->total_period;
+	return h->opts.relative ? h->total_period - h->filtered_period : h->total_period;
 }
 
 uint64_t hist_total_samples(const struct hist *h)
 {
-	return h->total_samples;
+	return h->opts.relative ? h->total_samples - h->filtered_samples : h->total_samples;
+}
+
+uint64_t hist_filtered_samples(const struct hist *h)
+{
+	return h->filtered_samples;
 }
 
 /* ---- stack walks ------------------------------------------------------------ */

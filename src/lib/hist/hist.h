@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct hist_filter;
+
 enum sort_key {
 	SORT_COMM,	/* "comm":   Command */
 	SORT_PID,	/* "pid":    Pid:Command, as perf shows "  1234:name" */
@@ -18,12 +20,35 @@ enum sort_key {
 	SORT_SYM,	/* "sym":    Symbol, shown as "[k] name" / "[.] name" */
 	SORT_CPU,	/* "cpu" */
 	SORT_STATE,	/* "state": why an off-CPU sample's task was blocked (S, D, I) */
+	SORT_SRCLINE,	/* "srcline": file:line of the sampled address (DWARF) */
+	SORT_PARENT,	/* "parent": the first frame of the chain matching
+			 * hist_opts.parent_regex, "[other]" when none (perf's) */
+	/* Output fields (perf's "hpp" fields, -F): columns, never a split of
+	 * entries; they may be listed among the keys as perf allows. */
+	SORT_PERIOD,	/* "period": sum of the entry's periods */
+	SORT_SAMPLE,	/* "sample": the entry's samples (-n) */
+	SORT_OVERHEAD,	/* "overhead": self percentage */
+	SORT_OVERHEAD_CHILDREN,	/* "overhead_children": children percentage */
 	SORT__MAX,
 };
 
+/* Is k an output field rather than a key (see above)? */
+static inline bool sort_key_is_field(int k)
+{
+	return k >= SORT_PERIOD && k <= SORT_OVERHEAD_CHILDREN;
+}
+
+/* Does re compile as a --parent regex (POSIX extended)? */
+bool hist_parent_regex_ok(const char *re);
 /* "comm,dso,sym" -> keys; returns the count, or -1 and *bad = the unknown key
- * (caller reports it). Accepts perf's names: comm, pid, tid, dso, sym, symbol, cpu. */
+ * (caller reports it). Accepts perf's names: comm, pid, tid, dso, sym, symbol,
+ * cpu, and the output fields period, sample, overhead, overhead_children.
+ * *unsupported is set when the bad key is one perf has and we do not (the
+ * message can then say so). */
 int sort_keys_parse(const char *s, enum sort_key *keys, int max, const char **bad);
+bool sort_key_perf_only(const char *name);	/* a perf key we do not support? */
+/* The names sort_keys_parse accepts, comma-separated (for messages). */
+const char *sort_keys_known(void);
 const char *sort_key_name(enum sort_key k);	/* "comm", "dso", ... (JSON keys) */
 const char *sort_key_header(enum sort_key k);	/* "Command", "Shared Object", ... */
 
@@ -37,6 +62,7 @@ struct hist_sample {
 	const char *comm;
 	int pid, tid, cpu;
 	int state;		/* off-CPU samples: 'S', 'D', 'I'; else 0 */
+	const char *srcline;	/* SORT_SRCLINE: of the sampled address (interned) */
 	uint64_t period;	/* weight: the sample's period (cpu-clock: ns) */
 	size_t nframes;		/* >= 1: frames[0] is the sampled ip (leaf), then callers */
 	const struct hist_frame *frames;
@@ -56,6 +82,17 @@ struct hist_opts {
 				 * Set it like out_opts.callgraph_limit: it is what
 				 * keeps hist_finish fast on profiles with many
 				 * distinct stacks. */
+	bool caller_order;	/* without children: call graphs from the outermost
+				 * caller down to the entry (perf's -G), not from the
+				 * entry up (callee order, perf's default there) */
+	const char *parent_regex;	/* for SORT_PARENT; NULL: perf's "^sys_|^do_page_fault".
+				 * Searched from the sampled frame up, or from the
+				 * outermost caller down with children or caller_order
+				 * (perf's resolution order) */
+	const struct hist_filter *filter;	/* samples it refuses count in the
+				 * total but make no entry (hist/filter.h); NULL: none */
+	bool relative;		/* percentages of the samples the filter kept (perf's
+				 * --percentage relative), not of all */
 };
 
 struct hist;
@@ -77,6 +114,8 @@ struct hist_entry {
 	const char *dso;
 	const char *sym;
 	char level;
+	const char *parent;	/* SORT_PARENT: the matching frame's symbol, or NULL ([other]) */
+	const char *srcline;	/* SORT_SRCLINE */
 	uint64_t self;		/* sum of periods where the entry is the leaf */
 	uint64_t children;	/* sum of periods where it is anywhere in the chain
 				 * (counted once per sample); == self without callchains */
@@ -87,8 +126,12 @@ struct hist_entry {
 const struct hist_opts *hist_opts(const struct hist *h);
 size_t hist_nr_entries(const struct hist *h);
 const struct hist_entry *hist_entry_at(const struct hist *h, size_t i);
+/* The total percentages are taken of: every sample's period, or with
+ * opts.relative those the filter kept; the same for the sample count. */
 uint64_t hist_total_period(const struct hist *h);
 uint64_t hist_total_samples(const struct hist *h);
+/* Samples the filter refused (counted in the totals unless relative). */
+uint64_t hist_filtered_samples(const struct hist *h);
 
 /* Whole-stack tree, root = outermost caller, per comm (what folded stacks and
  * flame graphs are made of). Walk it with hist_stacks_walk: fn is called once

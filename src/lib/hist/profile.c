@@ -15,6 +15,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -47,6 +48,13 @@ static void on_sample(struct profile *rp, const struct pd_record *r)
 	if (!ev || (ev->attr.type == PERF_TYPE_SOFTWARE && ev->attr.config == PERF_COUNT_SW_DUMMY) ||
 	    (rp->only_event && ev != rp->only_event))
 		return;
+	if ((rp->nranges && time_ranges_skip(rp->ranges, rp->nranges, s->time)) ||
+	    (rp->cpus && ((int)s->cpu >= rp->ncpus || !rp->cpus[s->cpu]))) {
+		rp->dropped++;
+		return;
+	}
+	if ((int32_t)s->pid == -1)
+		rp->no_task++;
 	if (!rp->sample_event)
 		rp->sample_event = ev;
 	struct agg_sample as = {
@@ -62,6 +70,8 @@ static void on_sample(struct profile *rp, const struct pd_record *r)
 		.nr_callchain = s->nr_callchain,
 		.ip = s->ip,
 		.state = off_cpu_sample_state(ev, s),
+		.max_frames = rp->max_stack,
+		.keep_outer = rp->max_stack_outer,
 	};
 	agg_add(rp->agg, &as);
 	rp->samples++;
@@ -107,6 +117,14 @@ static int on_record(void *ctx, const struct pd_record *r)
 	struct profile *rp = ctx;
 	const struct perf_event_header *h = r->hdr;
 
+	if (rp->count_records) {
+		if (h->type < PROFILE_RECORD_TYPES)
+			rp->nr_records[h->type]++;
+		if (h->type == PERF_RECORD_SAMPLE && r->event)
+			for (size_t i = 0; i < pd_nr_events(rp->file) && i < PROFILE_MAX_EVENTS; i++)
+				if (pd_event_at(rp->file, i) == r->event)
+					rp->event_samples[i]++;
+	}
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
 		on_sample(rp, r);
@@ -187,6 +205,61 @@ static void on_build_id(void *ctx, uint16_t misc, int32_t pid, const uint8_t *id
 		machine_build_id(ctx, name, id, idlen);
 }
 
+struct time_bounds {
+	uint64_t first, last;
+	bool any;
+};
+
+static int on_sample_time(void *ctx, const struct pd_record *r)
+{
+	struct time_bounds *b = ctx;
+	if (!r->s.has_time)
+		return 0;
+	if (!b->any || r->s.time < b->first)
+		b->first = r->s.time;
+	if (!b->any || r->s.time > b->last)
+		b->last = r->s.time;
+	b->any = true;
+	return 0;
+}
+
+/* The time ranges of o->time: percent slices are of the span from the
+ * first sample to the last (the SAMPLE_TIME header feature perf record
+ * writes, else a pass over the samples). */
+static int parse_time_ranges(struct profile *rp, struct pd_file *f, const struct profile_opts *o)
+{
+	char err[512];
+	struct time_bounds b = { 0 };
+	size_t len;
+	const void *st = pd_feature(f, PD_FEAT_SAMPLE_TIME, &len);
+
+	if (!o->time)
+		return 0;
+	if (time_ranges_need_bounds(o->time)) {
+		if (st && len >= 16) {
+			memcpy(&b.first, st, 8);
+			memcpy(&b.last, (const char *)st + 8, 8);
+			b.any = b.first || b.last;
+		}
+		if (!b.any && pd_process_type(f, PERF_RECORD_SAMPLE, on_sample_time, &b, err, sizeof(err)) < 0) {
+			pr_err("%s: %s", o->name, err);
+			return -EINVAL;
+		}
+		if (!b.any) {
+			pr_err("%s: the samples carry no time, so no time range can select them; "
+			       "record with timestamps (perf record -T, or bpfperf record)", o->name);
+			return -EINVAL;
+		}
+	}
+	int n = time_ranges_parse(o->time, b.first, b.last, &rp->ranges, err, sizeof(err));
+	if (n < 0) {
+		pr_err("invalid time range '%s': %s", o->time, err);
+		return -EINVAL;
+	}
+	rp->nranges = (size_t)n;
+	return 0;
+}
+
 static void on_bpf_prog(void *ctx, const struct bpf_prog_info *info)
 {
 	machine_bpf_prog_info(ctx, info);
@@ -201,6 +274,14 @@ int profile_build(struct profile *rp, struct pd_file *f, const struct profile_op
 	rp->m = machine_new(&mo);
 	rp->h = hist_new(&o->hist);
 	rp->only_event = o->only_event;
+	rp->file = f;
+	rp->cpus = o->cpus;
+	rp->ncpus = o->ncpus;
+	rp->count_records = o->count_records;
+	rp->max_stack = o->max_stack;
+	/* perf resolves call graphs in its display order: caller order
+	 * (children, -G) keeps the outermost frames */
+	rp->max_stack_outer = o->hist.children || o->hist.caller_order;
 	/* The idle task has no COMM record; perf calls it swapper. */
 	machine_comm(rp->m, 0, 0, "swapper", false);
 
@@ -225,6 +306,8 @@ int profile_build(struct profile *rp, struct pd_file *f, const struct profile_op
 		pr_warn("%s: the BPF program info section is malformed; BPF programs are named from "
 			"KSYMBOL records only", o->name);
 
+	if (parse_time_ranges(rp, f, o) < 0)
+		return -EINVAL;
 	uint64_t t_indexed = now_ns();
 	if (pd_process_type(f, PERF_RECORD_COMM, on_first_comm, rp, err, sizeof(err)) < 0 ||
 	    pd_process(f, on_record, rp, err, sizeof(err)) < 0) {
@@ -247,6 +330,9 @@ void profile_free(struct profile *p)
 	agg_free(p->agg);
 	hist_free(p->h);
 	machine_free(p->m);
+	free(p->ranges);
+	p->ranges = NULL;
+	p->nranges = 0;
 	p->agg = NULL;
 	p->h = NULL;
 	p->m = NULL;

@@ -12,6 +12,7 @@
 #ifndef BPFPERF_PROFILE_H
 #define BPFPERF_PROFILE_H
 
+#include "hist/filter.h"
 #include "hist/hist.h"
 
 #include <stdbool.h>
@@ -29,7 +30,17 @@ struct profile_opts {
 	const char *buildid_dir;	/* perf's build-id cache, or NULL (see machine.h) */
 	const char *name;	/* the file's name, for messages */
 	const struct pd_event *only_event;	/* only this event's samples; NULL: every event's */
+	const char *time;	/* only samples in these time ranges (time_ranges_parse's
+				 * syntax, percent slices of the recording included); NULL: all */
+	const bool *cpus;	/* only samples of the CPUs set here (ncpus entries); NULL: all */
+	int ncpus;
+	unsigned max_stack;	/* keep the innermost max_stack frames of each call
+				 * graph (perf report --max-stack); 0: all */
+	bool count_records;	/* fill profile.nr_records and event_samples (perf's --stats) */
 };
+
+#define PROFILE_MAX_EVENTS 64
+#define PROFILE_RECORD_TYPES 128
 
 struct profile {
 	struct machine *m;
@@ -43,10 +54,23 @@ struct profile {
 	uint64_t malformed;	/* side-band records skipped */
 	uint32_t malformed_type;	/* the first one's type and offset */
 	uint64_t malformed_offset;
+	uint64_t dropped;	/* samples outside the time ranges or CPUs asked for */
+	uint64_t no_task;	/* samples of pid -1: the kernel could not name the task
+				 * (it was exiting); perf credits them to a thread ":-1" */
+	uint64_t nr_records[PROFILE_RECORD_TYPES];	/* count_records: records by type */
+	uint64_t event_samples[PROFILE_MAX_EVENTS];	/* count_records: samples by event index */
+	struct time_range *ranges;	/* parsed opts.time */
+	size_t nranges;
+	const struct pd_file *file;
+	const bool *cpus;
+	int ncpus;
+	unsigned max_stack;
+	bool max_stack_outer;
+	bool count_records;
 };
 
 /* Index and decode f into p (which it initializes). 0, or -EINVAL after
- * reporting a file that cannot be read. Free p with profile_free either way. */
+ * reporting a file that cannot be read or a bad time range. Free p with profile_free either way. */
 int profile_build(struct profile *p, struct pd_file *f, const struct profile_opts *o);
 void profile_free(struct profile *p);
 

@@ -76,24 +76,81 @@ static bool shown_entry(const struct hist *h, const struct hist_entry *e, const 
 /* ---- table ----------------------------------------------------------------- */
 
 struct cols {
+	bool fields;		/* -F: overhead is "Overhead" even with children */
 	int w[SORT__MAX];
+	enum sort_key col[2 * SORT__MAX + 2];	/* the columns, in order */
+	int n;
 };
 
 /* perf's column headers ("Pid:Command" is indented in perf's sort.c) */
-static const char *col_header(enum sort_key k)
+static const char *col_header(const struct hist *h, const struct cols *c, enum sort_key k)
 {
-	return k == SORT_PID ? "    Pid:Command" : sort_key_header(k);
+	if (k == SORT_PID)
+		return "    Pid:Command";
+	if (k == SORT_OVERHEAD && hist_opts(h)->children && !c->fields)
+		return "Self";
+	return sort_key_header(k);
+}
+
+static void add_col(struct cols *c, enum sort_key k)
+{
+	for (int i = 0; i < c->n; i++)
+		if (c->col[i] == k)
+			return;
+	c->col[c->n++] = k;
+}
+
+/* The columns: -F's, else the overheads (children, self), the samples with
+ * -n, then the sort keys (with any field listed among them in place). */
+static void pick_cols(const struct hist *h, const struct out_opts *o, struct cols *c)
+{
+	const struct hist_opts *ho = hist_opts(h);
+
+	c->n = 0;
+	c->fields = o->fields && o->nfields > 0;
+	if (c->fields) {
+		for (int i = 0; i < o->nfields; i++)
+			add_col(c, o->fields[i]);
+		return;
+	}
+	if (ho->children)
+		add_col(c, SORT_OVERHEAD_CHILDREN);
+	add_col(c, SORT_OVERHEAD);
+	if (o->show_nr_samples)
+		add_col(c, SORT_SAMPLE);
+	for (int k = 0; k < ho->nkeys; k++)
+		if (!o->elide[ho->keys[k]])
+			add_col(c, ho->keys[k]);
+}
+
+static void print_elided(FILE *f, const struct hist *h, const struct out_opts *o)
+{
+	const struct hist_opts *ho = hist_opts(h);
+	bool any = false;
+	for (int k = 0; k < ho->nkeys && !(o->fields && o->nfields > 0); k++) {
+		enum sort_key key = ho->keys[k];
+		if (!o->elide[key])
+			continue;
+		fprintf(f, "%s# %s: %s\n", any ? "" : "#\n", key == SORT_SYM ? "symbol" : sort_key_name(key),
+			o->elide[key]);
+		any = true;
+	}
 }
 
 static void compute_widths(const struct hist *h, struct cols *c)
 {
-	const struct hist_opts *ho = hist_opts(h);
 	size_t n = hist_nr_entries(h);
-	size_t comm = 0, dso = 0, sym = 0;
+	size_t comm = 0, dso = 0, sym = 0, parent = 0, srcline = 0;
 	bool unres = false;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct hist_entry *e = hist_entry_at(h, i);
+		size_t pl = strlen(e->parent ? e->parent : "[other]");
+		if (pl > parent)
+			parent = pl;
+		pl = strlen(nz(e->srcline));
+		if (pl > srcline)
+			srcline = pl;
 		size_t l = strlen(nz(e->comm));
 		if (l > comm)
 			comm = l;
@@ -112,9 +169,9 @@ static void compute_widths(const struct hist *h, struct cols *c)
 		if (dso < 16)
 			dso = 16;
 	}
-	for (int k = 0; k < ho->nkeys; k++) {
-		enum sort_key key = ho->keys[k];
-		size_t w = strlen(col_header(key));
+	for (int k = 0; k < c->n; k++) {
+		enum sort_key key = c->col[k];
+		size_t w = strlen(col_header(h, c, key));
 		switch (key) {
 		case SORT_COMM:
 			w = w > comm ? w : comm;
@@ -131,6 +188,20 @@ static void compute_widths(const struct hist *h, struct cols *c)
 		case SORT_SYM:
 			w = w > sym ? w : sym;
 			break;
+		case SORT_PARENT:
+			w = w > parent ? w : parent;
+			break;
+		case SORT_SRCLINE:
+			w = w > srcline ? w : srcline;
+			break;
+		case SORT_PERIOD:
+		case SORT_SAMPLE:
+			w = 12;
+			break;
+		case SORT_OVERHEAD:
+		case SORT_OVERHEAD_CHILDREN:
+			w = 8;
+			break;
 		case SORT_CPU:
 		default:
 			break;
@@ -145,45 +216,51 @@ static void print_dots(FILE *f, int n)
 		fputc('.', f);
 }
 
+static bool right_aligned(enum sort_key k)
+{
+	return k == SORT_TID || sort_key_is_field(k);
+}
+
 static void print_header(FILE *f, const struct hist *h, const struct cols *c)
 {
-	const struct hist_opts *ho = hist_opts(h);
-
-	if (ho->children)
-		fprintf(f, "# Children      Self");
-	else
-		fprintf(f, "# Overhead");
-	for (int k = 0; k < ho->nkeys; k++) {
-		enum sort_key key = ho->keys[k];
-		if (key == SORT_TID)
-			fprintf(f, "  %*s", c->w[key], col_header(key));
+	for (int k = 0; k < c->n; k++) {
+		enum sort_key key = c->col[k];
+		fputs(k ? "  " : "# ", f);
+		if (right_aligned(key))
+			fprintf(f, "%*s", c->w[key], col_header(h, c, key));
 		else
-			fprintf(f, "  %-*s", c->w[key], col_header(key));
+			fprintf(f, "%-*s", c->w[key], col_header(h, c, key));
 	}
-	fprintf(f, "\n# ........");
-	if (ho->children)
-		fprintf(f, "  ........");
-	for (int k = 0; k < ho->nkeys; k++) {
-		fputs("  ", f);
-		print_dots(f, c->w[ho->keys[k]]);
+	fputc('\n', f);
+	for (int k = 0; k < c->n; k++) {
+		fputs(k ? "  " : "# ", f);
+		print_dots(f, c->w[c->col[k]]);
 	}
 	fprintf(f, "\n#\n");
 }
 
 static void print_row(FILE *f, const struct hist *h, const struct hist_entry *e, const struct cols *c)
 {
-	const struct hist_opts *ho = hist_opts(h);
 	uint64_t total = hist_total_period(h);
 
-	if (ho->children)
-		fprintf(f, "  %7.2f%%", pct(e->children, total));
-	fprintf(f, "  %7.2f%%", pct(e->self, total));
-	for (int k = 0; k < ho->nkeys; k++) {
-		enum sort_key key = ho->keys[k];
-		bool last = k == ho->nkeys - 1;
+	for (int k = 0; k < c->n; k++) {
+		enum sort_key key = c->col[k];
+		bool last = k == c->n - 1;
 		int w = c->w[key];
 		fputs("  ", f);
 		switch (key) {
+		case SORT_OVERHEAD_CHILDREN:
+			fprintf(f, "%*.2f%%", w - 1, pct(e->children, total));
+			break;
+		case SORT_OVERHEAD:
+			fprintf(f, "%*.2f%%", w - 1, pct(e->self, total));
+			break;
+		case SORT_SAMPLE:
+			fprintf(f, "%*llu", w, (unsigned long long)e->nr_samples);
+			break;
+		case SORT_PERIOD:
+			fprintf(f, "%*llu", w, (unsigned long long)e->self);
+			break;
 		case SORT_COMM:
 			fprintf(f, "%-*.*s", w, w, nz(e->comm));
 			break;
@@ -207,6 +284,12 @@ static void print_row(FILE *f, const struct hist *h, const struct hist_entry *e,
 			break;
 		case SORT_STATE:
 			fprintf(f, "%-*c", last ? 1 : w, e->state ? e->state : '-');
+			break;
+		case SORT_PARENT:
+			fprintf(f, "%-*s", w, e->parent ? e->parent : "[other]");
+			break;
+		case SORT_SRCLINE:
+			fprintf(f, "%-*s", last ? 0 : w, nz(e->srcline));
 			break;
 		default:
 			break;
@@ -355,13 +438,18 @@ static void print_callgraph(FILE *f, const struct hist *h, const struct hist_ent
 int out_table(FILE *f, const struct hist *h, const struct out_opts *o)
 {
 	char nbuf[32];
-	struct cols c = { { 0 } };
+	struct cols c = { .n = 0 };
 	uint64_t nsamples = o->total_samples ? o->total_samples : hist_total_samples(h);
 
 	fmt_samples(nbuf, sizeof(nbuf), nsamples);
+	print_elided(f, h, o);
 	fprintf(f, "#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)o->lost_samples);
-	fprintf(f, "# Samples: %s of event '%s'\n", nbuf, o->event_name ? o->event_name : "cpu-clock");
+	fprintf(f, "# Samples: %s of event '%s'", nbuf, o->event_name ? o->event_name : "cpu-clock");
+	if (o->time_slices)
+		fprintf(f, " (time slices: %s)", o->time_slices);
+	fputc('\n', f);
 	fprintf(f, "# Event count (approx.): %llu\n#\n", (unsigned long long)hist_total_period(h));
+	pick_cols(h, o, &c);
 	compute_widths(h, &c);
 	print_header(f, h, &c);
 	for (size_t i = 0; i < hist_nr_entries(h); i++) {
@@ -415,6 +503,15 @@ static void json_entries(struct json_writer *jw, const struct hist *h, const str
 				break;
 			case SORT_CPU:
 				jw_kv_int(jw, "cpu", e->cpu);
+				break;
+			case SORT_SRCLINE:
+				jw_kv_string(jw, "srcline", nz(e->srcline));
+				break;
+			case SORT_PARENT:
+				jw_kv_string(jw, "parent", e->parent ? e->parent : "[other]");
+				break;
+			case SORT_PERIOD:
+				jw_kv_uint(jw, "period", e->self);
 				break;
 			case SORT_STATE:
 				jw_kv_string(jw, "state", e->state == 'S' ? "S" : e->state == 'D' ? "D" :
@@ -522,5 +619,32 @@ int out_folded_ex(FILE *f, const struct hist *h, const struct out_folded_opts *o
 	hist_stacks_walk(h, folded_cb, &c);
 	if (ferror(f))
 		return -1;	/* the caller names the file (out/ofile.h) */
+	return 0;
+}
+
+/* ---- record counts (--stats) ------------------------------------------------ */
+
+int out_record_stats(FILE *f, const uint64_t *nr, size_t ntypes, const char *(*type_name)(uint32_t),
+		     const struct out_stats_event *ev, size_t nev)
+{
+	uint64_t total = 0;
+	for (size_t i = 0; i < ntypes; i++)
+		total += nr[i];
+	fprintf(f, "\nAggregated stats:\n%16s events: %10llu\n", "TOTAL", (unsigned long long)total);
+	for (size_t i = 0; i < ntypes; i++)
+		if (nr[i])
+			fprintf(f, "%16s events: %10llu  (%4.1f%%)\n", type_name((uint32_t)i),
+				(unsigned long long)nr[i], pct(nr[i], total));
+	for (size_t i = 0; i < nev; i++) {
+		if (!ev[i].samples)
+			continue;
+		fprintf(f, "%s stats:\n%16s events: %10llu\n", ev[i].name, "SAMPLE",
+			(unsigned long long)ev[i].samples);
+	}
+	if (ferror(f)) {
+		pr_err("writing the record counts: %s; check the output file and the free space",
+		       strerror(errno ? errno : EIO));
+		return -1;
+	}
 	return 0;
 }

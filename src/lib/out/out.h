@@ -18,6 +18,16 @@ struct out_opts {
 	bool callgraph;			/* -g: print call-graph trees under entries */
 	double callgraph_limit;		/* perf's 0.5: hide call-graph branches below it (%) */
 	const char *title;		/* flame graph title */
+	bool show_nr_samples;		/* -n: a Samples column after the overheads */
+	const enum sort_key *fields;	/* -F: exactly these columns, in this order
+					 * (keys and SORT_OVERHEAD...); NULL: the
+					 * overheads, then the hist's keys */
+	int nfields;
+	/* A key filtered to one value (--comm X, --dsos X, --symbols X): its
+	 * column is left out and "# comm: X" said once above the table, as
+	 * perf does. NULL: shown. */
+	const char *elide[SORT__MAX];
+	const char *time_slices;	/* --time's text, shown after the sample count */
 };
 
 /* perf report --stdio layout: "# Samples: ...", column headers (Children/Self
@@ -51,5 +61,15 @@ int out_flamegraph_html(FILE *f, const struct hist *h, const struct out_opts *o)
  * offcpu-time, so on- and off-CPU time compare), else samples. */
 int out_flamegraph_html_multi(FILE *f, const struct hist *const *hs, const char *const *roots, size_t nh,
 			      bool by_period, const struct out_opts *o);
+
+/* perf report --stats: "Aggregated stats:", the count of each record type
+ * present (nr[type], named by type_name) with its share, then per event the
+ * samples. */
+struct out_stats_event {
+	const char *name;
+	uint64_t samples;
+};
+int out_record_stats(FILE *f, const uint64_t *nr, size_t ntypes, const char *(*type_name)(uint32_t),
+		     const struct out_stats_event *ev, size_t nev);
 
 #endif

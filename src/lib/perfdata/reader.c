@@ -67,6 +67,13 @@ static const char *const record_names[] = {
 	[PERF_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE", [PERF_RECORD_NAMESPACES] = "NAMESPACES",
 	[PERF_RECORD_KSYMBOL] = "KSYMBOL", [PERF_RECORD_BPF_EVENT] = "BPF_EVENT",
 	[PERF_RECORD_CGROUP] = "CGROUP", [PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
+	[PERF_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
+	/* user-space records, as perf names them */
+	[64] = "ATTR", [65] = "EVENT_TYPE", [66] = "TRACING_DATA", [67] = "BUILD_ID",
+	[68] = "FINISHED_ROUND", [69] = "ID_INDEX", [70] = "AUXTRACE_INFO", [71] = "AUXTRACE",
+	[72] = "AUXTRACE_ERROR", [73] = "THREAD_MAP", [74] = "CPU_MAP", [75] = "STAT_CONFIG",
+	[76] = "STAT", [77] = "STAT_ROUND", [78] = "EVENT_UPDATE", [79] = "TIME_CONV",
+	[80] = "FEATURE", [81] = "COMPRESSED", [82] = "FINISHED_INIT",
 };
 
 const char *pd_record_type_name(uint32_t type)
@@ -565,6 +572,26 @@ void pd_layout(const struct pd_file *f, uint64_t *data_off, uint64_t *data_size,
 	*data_off = f->data_off;
 	*data_size = f->data_size;
 	*feat_off = f->pipe ? 0 : f->feat_off;
+}
+
+int pd_for_each_raw(const struct pd_file *f, pd_raw_fn fn, void *ctx, char *err, size_t errlen)
+{
+	uint64_t end = f->data_off + f->data_size;
+	for (uint64_t off = f->data_off; off + sizeof(struct perf_event_header) <= end;) {
+		const struct perf_event_header *hdr = (const void *)(f->buf + off);
+		if (hdr->size < sizeof(*hdr) || hdr->size > end - off) {
+			if (f->unterminated)
+				return 0;
+			seterr(err, errlen, "bad %s record at offset %llu: size %u (corrupt or truncated file)",
+			       pd_record_type_name(hdr->type), (unsigned long long)off, hdr->size);
+			return -EINVAL;
+		}
+		int r = fn(ctx, off, hdr);
+		if (r)
+			return r;
+		off += hdr->size;
+	}
+	return 0;
 }
 
 const void *pd_feature(const struct pd_file *f, int feat, size_t *len)

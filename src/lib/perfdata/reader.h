@@ -91,6 +91,12 @@ char *pd_event_name_from_attr(const struct perf_event_attr *attr);
  * per-thread buffer overwritten by the next call). */
 const char *pd_record_type_name(uint32_t type);
 
+/* Every record of the data section in file order, undecoded (perf report
+ * -D): fn gets its offset and header (the record follows it). A non-zero
+ * return from fn stops and is returned; -EINVAL with err on a bad size. */
+typedef int (*pd_raw_fn)(void *ctx, uint64_t offset, const struct perf_event_header *hdr);
+int pd_for_each_raw(const struct pd_file *f, pd_raw_fn fn, void *ctx, char *err, size_t errlen);
+
 /* Feature string helpers for readers of sections: read a perf string at *pos
  * within [buf, buf+len); returns NULL if malformed. */
 const char *pd_feat_get_string(const void *buf, size_t len, size_t *pos);

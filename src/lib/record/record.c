@@ -220,6 +220,8 @@ static int parse_events(struct recording *r, uint64_t sample_type)
 		e->attr.sample_type = sample_type;
 		if (e->attr.type == PERF_TYPE_TRACEPOINT)
 			e->attr.sample_type |= PERF_SAMPLE_RAW;	/* the fields perf script/sched read */
+		if (sample_type & PERF_SAMPLE_CALLCHAIN)
+			e->attr.sample_max_stack = (uint16_t)o->max_stack;
 		if (o->period) {
 			e->attr.sample_period = o->period;
 		} else if (e->attr.type == PERF_TYPE_TRACEPOINT) {

@@ -61,6 +61,7 @@ struct recording_opts {
 	uint64_t freq;			/* samples per second, 0: RECORDING_DEFAULT_FREQ */
 	uint64_t period;		/* sample every period events instead (0: use freq) */
 	bool callchain;			/* frame-pointer call graphs */
+	unsigned max_stack;		/* their depth limit (attr.sample_max_stack); 0: the kernel's */
 	size_t mmap_pages;		/* data pages per CPU ring, a power of two; 0: default */
 	const bool *cpus;		/* which of nr_cpus CPUs to record on */
 	int nr_cpus;

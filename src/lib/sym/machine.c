@@ -120,6 +120,8 @@ struct rcache {
 
 struct machine {
 	struct machine_opts opts;
+	struct srcline_cache *srclines;	/* machine_srcline, opened on first use */
+	pthread_mutex_t srcline_lock;
 	char *kallsyms_path, *modules_path;
 	bool kallsyms_given;	/* opts.kallsyms set: no build-id cache copy */
 	struct strtab *strs;
@@ -166,6 +168,7 @@ struct machine {
 struct machine *machine_new(const struct machine_opts *opts)
 {
 	struct machine *m = xcalloc(1, sizeof(*m));
+	pthread_mutex_init(&m->srcline_lock, NULL);
 	if (opts)
 		m->opts = *opts;
 	m->kallsyms_given = m->opts.kallsyms != NULL;
@@ -190,6 +193,8 @@ void machine_free(struct machine *m)
 {
 	if (!m)
 		return;
+	srcline_cache_free(m->srclines);
+	pthread_mutex_destroy(&m->srcline_lock);
 	for (size_t i = 0; i < m->threads.cap; i++)
 		if (m->threads.slots[i].used)
 			free(m->threads.slots[i].val);
@@ -228,6 +233,27 @@ void machine_free(struct machine *m)
 	free(m->ksyms_problem);
 	free(m->modules_path);
 	free(m);
+}
+
+const char *machine_srcline(struct machine *m, const struct resolved *r)
+{
+	char buf[512];
+	if (r->level == '.' && r->dso_path && r->dso_path[0] == '/') {
+		pthread_mutex_lock(&m->srcline_lock);
+		if (!m->srclines)
+			m->srclines = srcline_cache_new();
+		pthread_mutex_unlock(&m->srcline_lock);
+		const char *l = srcline_find(m->srclines, m->strs, strtab_intern(m->strs, r->dso_path),
+					     r->rel_addr);
+		if (l)
+			return l;
+	}
+	if (r->found && r->sym)
+		snprintf(buf, sizeof(buf), "%s+%llu", r->sym, (unsigned long long)(r->rel_addr - r->sym_start));
+	else
+		snprintf(buf, sizeof(buf), "%s[%llx]", r->dso ? r->dso : "[unknown]",
+			 (unsigned long long)r->rel_addr);
+	return strtab_intern(m->strs, buf);
 }
 
 void machine_set_threaded(struct machine *m, bool on)

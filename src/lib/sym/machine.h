@@ -101,6 +101,11 @@ char machine_resolve_early(struct machine *m, int pid, int tid, uint64_t addr,
 void machine_resolve_late(struct machine *m, uint64_t addr, char what, struct resolved *out);
 void machine_set_threaded(struct machine *m, bool on);
 
+/* perf's srcline of a resolved address: "file.c:123" from the DWARF line
+ * table of a user-space file, else "sym+OFFSET" (decimal), else
+ * "dso[hexaddr]". Interned; thread-safe. */
+const char *machine_srcline(struct machine *m, const struct resolved *r);
+
 /* Current comm of a thread ("[unknown]"-free: falls back to ":<tid>" as perf). */
 const char *machine_comm_of(struct machine *m, int pid, int tid);
 

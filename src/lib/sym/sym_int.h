@@ -148,4 +148,11 @@ bool kallsyms_find_copy(const struct ksources *src, char *path, size_t len);
 long kallsyms_load_copy(const char *path, const char *modules, struct strtab *strs,
 			struct symtab *st);
 
+/* srcline.c: "file.c:123" of an address of an ELF file (file vaddr), from
+ * its DWARF line table; NULL when it has none. Thread-safe; path interned. */
+struct srcline_cache;
+struct srcline_cache *srcline_cache_new(void);
+void srcline_cache_free(struct srcline_cache *c);
+const char *srcline_find(struct srcline_cache *c, struct strtab *strs, const char *path, uint64_t addr);
+
 #endif

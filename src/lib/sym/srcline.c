@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Source lines of addresses (perf report's srcline key), from the DWARF line
+ * tables of the file (or of its separate debug file) through libdwfl. One
+ * Dwfl per file, kept open; every (file, address) looked up once. */
+#include "sym/sym_int.h"
+#include "util.h"
+
+#include <elfutils/libdwfl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sl_file {
+	const char *path;	/* interned */
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	GElf_Addr bias;
+};
+
+struct sl_slot {
+	const char *path;
+	uint64_t addr;
+	const char *line;	/* interned, or NULL: no line */
+};
+
+struct srcline_cache {
+	pthread_mutex_t lock;
+	struct sl_file *files;
+	size_t nfiles, files_cap;
+	struct sl_slot *slots;
+	size_t nslots, n;
+};
+
+struct srcline_cache *srcline_cache_new(void)
+{
+	struct srcline_cache *c = xcalloc(1, sizeof(*c));
+	pthread_mutex_init(&c->lock, NULL);
+	return c;
+}
+
+void srcline_cache_free(struct srcline_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nfiles; i++)
+		if (c->files[i].dwfl)
+			dwfl_end(c->files[i].dwfl);
+	free(c->files);
+	free(c->slots);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+static const struct sl_file *open_file(struct srcline_cache *c, const char *path)
+{
+	static const Dwfl_Callbacks cb = {
+		.find_elf = dwfl_build_id_find_elf,
+		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.section_address = dwfl_offline_section_address,
+	};
+	for (size_t i = 0; i < c->nfiles; i++)
+		if (c->files[i].path == path)
+			return &c->files[i];
+	ARRAY_GROW(c->files, c->files_cap, c->nfiles + 1);
+	struct sl_file *f = &c->files[c->nfiles++];
+	*f = (struct sl_file){ .path = path };
+	f->dwfl = dwfl_begin(&cb);
+	if (f->dwfl) {
+		f->mod = dwfl_report_offline(f->dwfl, "", path, -1);
+		dwfl_report_end(f->dwfl, NULL, NULL);
+		if (!f->mod || !dwfl_module_getelf(f->mod, &f->bias))
+			f->mod = NULL;
+	}
+	return f;
+}
+
+static const char *lookup(struct srcline_cache *c, struct strtab *strs, const char *path, uint64_t addr)
+{
+	const struct sl_file *f = open_file(c, path);
+	if (!f->mod)
+		return NULL;
+	Dwfl_Line *l = dwfl_module_getsrc(f->mod, addr + f->bias);
+	int line = 0;
+	const char *src = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+	if (!src || line <= 0)
+		return NULL;
+	const char *base = strrchr(src, '/');
+	char buf[512];
+	snprintf(buf, sizeof(buf), "%s:%d", base ? base + 1 : src, line);
+	return strtab_intern(strs, buf);
+}
+
+static void grow(struct srcline_cache *c)
+{
+	size_t n = c->nslots ? c->nslots * 2 : 1024;
+	struct sl_slot *s = xcalloc(n, sizeof(*s));
+	for (size_t i = 0; i < c->nslots; i++) {
+		if (!c->slots[i].path)
+			continue;
+		size_t j = hash_u64((uintptr_t)c->slots[i].path ^ c->slots[i].addr * 0x9e3779b97f4a7c15ull) & (n - 1);
+		while (s[j].path)
+			j = (j + 1) & (n - 1);
+		s[j] = c->slots[i];
+	}
+	free(c->slots);
+	c->slots = s;
+	c->nslots = n;
+}
+
+const char *srcline_find(struct srcline_cache *c, struct strtab *strs, const char *path, uint64_t addr)
+{
+	pthread_mutex_lock(&c->lock);
+	if ((c->n + 1) * 2 > c->nslots)
+		grow(c);
+	size_t mask = c->nslots - 1;
+	size_t j = hash_u64((uintptr_t)path ^ addr * 0x9e3779b97f4a7c15ull) & mask;
+	while (c->slots[j].path) {
+		if (c->slots[j].path == path && c->slots[j].addr == addr) {
+			const char *r = c->slots[j].line;
+			pthread_mutex_unlock(&c->lock);
+			return r;
+		}
+		j = (j + 1) & mask;
+	}
+	const char *r = lookup(c, strs, path, addr);
+	c->slots[j] = (struct sl_slot){ .path = path, .addr = addr, .line = r };
+	c->n++;
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}

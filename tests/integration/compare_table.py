@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Compare two `report --stdio` tables of the same file: perf's and ours.
+Usage: compare_table.py PERF_TXT OURS_TXT [--min PCT] [--tol PCT] [--ignore REGEX]
+                        [--graph-of REGEX]
+
+Checked: the table's header lines (the "# comm: X" lines of an elided key,
+the column titles, the sample count line), and every entry at or above
+--min percent on either side: the same key text (sort key columns) in
+both, percentages within --tol, number columns (samples, period) within
+--tol percent of each other. --graph-of REGEX: the call-graph lines under
+the entries whose key matches REGEX must be the same text. Lines matching --ignore (e.g. BPF
+programs whose attribution perf gets wrong, see compare.py) are skipped;
+when there were some, column widths are not compared (they may set them),
+nor with --loose-header (perf sizes the srcline column before it knows
+most of its values)."""
+import re
+import sys
+
+ENTRY = re.compile(r'^\s+(\d+\.\d+%\s+)')
+
+def parse(path, ignore):
+    head, rows, graphs, cur = [], {}, [], None
+    skipped = False
+    for line in open(path, errors='replace'):
+        line = line.rstrip('\n')
+        if line.startswith('# ') and ('events:' not in line and 'Tip' not in line and
+                                      'To display' not in line and 'Lost' not in line):
+            head.append(line.rstrip())
+            continue
+        if not line.strip() or line.startswith('#'):
+            cur = None
+            continue
+        toks = line.split()
+        if ENTRY.match(line) or (toks and re.fullmatch(r'\d+', toks[0]) and len(toks) > 1):
+            if ignore and re.search(ignore, line):
+                cur = None
+                skipped = True
+                continue
+            nums, i = [], 0
+            while i < len(toks) and re.fullmatch(r'\d+(\.\d+)?%?', toks[i]):
+                nums.append((float(toks[i].rstrip('%')), toks[i].endswith('%')))
+                i += 1
+            key = ' '.join(toks[i:])
+            rows[key] = nums
+            graphs.append((key, []))
+            cur = key
+        elif cur is not None:
+            graphs[-1][1].append(line.rstrip())
+    return head, rows, graphs, skipped
+
+def loose(head):
+    """Header lines without column widths (entries left out may set them)."""
+    return [' '.join(h.split()) for h in head if not re.fullmatch(r'#[ .]*', h)]
+
+def main():
+    a = sys.argv[1:]
+    opt = {'--loose-header': None, '--min': '0.5', '--tol': '0.1', '--ignore': '', '--graph-of': ''}
+    files = []
+    i = 0
+    while i < len(a):
+        if a[i] == '--loose-header':
+            opt[a[i]] = True
+            i += 1
+        elif a[i] in opt:
+            opt[a[i]] = a[i + 1]
+            i += 2
+        else:
+            files.append(a[i])
+            i += 1
+    mn, tol, ign, gof = float(opt['--min']), float(opt['--tol']), opt['--ignore'], opt['--graph-of']
+    ph, pr, pg, ps = parse(files[0], ign)
+    oh, orow, og, os_ = parse(files[1], ign)
+    bad = []
+    if ps or os_ or opt['--loose-header']:
+        ph, oh = loose(ph), loose(oh)
+    if ph != oh:
+        bad.append('header lines differ:\n  perf: %s\n  ours: %s' % (ph, oh))
+    if not pr:
+        bad.append('perf shows no entry')
+    # a percentage must lead every entry (rows starting with a count are
+    # parsed too, for -F sample,...)
+    for name, x, y in (('perf', pr, orow), ('ours', orow, pr)):
+        for k, v in x.items():
+            pcts = [n for n, is_pct in v if is_pct]
+            if pcts and pcts[0] < mn:
+                continue
+            if k not in y:
+                bad.append('%s has %s %r, the other has no such entry' % (name, v, k))
+                continue
+            w = y[k]
+            for j, ((p, is_pct), (q, _)) in enumerate(zip(v, w)):
+                # percentages to --tol; counts and periods to --tol percent, or 1
+                lim = tol if is_pct else max(tol / 100 * max(p, q), 1)
+                if abs(p - q) > lim:
+                    bad.append('%r column %d: %s %s, the other %s' % (k, j + 1, name, p, q))
+    ograph = dict(og)
+    ngraphs = 0
+    for key, lines in pg:
+        if not gof or not re.search(gof, key):
+            continue
+        ngraphs += 1
+        if ograph.get(key) != lines:
+            bad.append('call graph of %r differs:\nperf:\n%s\nours:\n%s' %
+                       (key, '\n'.join(lines), '\n'.join(ograph.get(key) or ['(none)'])))
+    if gof and not ngraphs:
+        bad.append('perf shows no entry matching %r to compare call graphs' % gof)
+    if bad:
+        print('\n'.join(bad[:20]))
+        sys.exit(1)
+    print('ok: %d entries compared' % sum(1 for v in pr.values()
+                                          if not [n for n, p in v if p] or [n for n, p in v if p][0] >= mn))
+
+main()
