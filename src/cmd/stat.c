@@ -43,6 +43,9 @@ struct stat_cli {
 	const char *cgroups;	/* --for-each-cgroup */
 	char **cgroup_v;
 	size_t nr_cgroups;
+	const char *event_cgroups;	/* -G */
+	char **event_cgroup_v;		/* "" for an event without one */
+	size_t nr_event_cgroups;
 };
 
 static const char description[] =
@@ -85,6 +88,8 @@ static int parse_args(int argc, char **argv, struct stat_cli *o)
 		CLI_FLAG(0, "bpf-counters", "one event per CPU, attributed to the targets by a BPF program at\n"
 			 "every context switch", &o->bpf_counters),
 		CLI_FLAG(0, "no-tp-btf", NULL, &o->no_tp_btf),	/* testing: the raw_tp fallback */
+		CLI_STR('G', "cgroup", "CGROUPS", "count each event in one cgroup v2 path: the i-th for the i-th\n"
+			"event of -e, empty for none (a,,b), a single one for all; with -a or -C", &o->event_cgroups),
 		CLI_STR(0, "for-each-cgroup", "CGROUPS", "every event for each cgroup (cgroup v2 paths, comma-\n"
 			"separated; with -a or -C)", &o->cgroups),
 		CLI_END,
@@ -141,6 +146,29 @@ static int parse_args(int argc, char **argv, struct stat_cli *o)
 	if (o->cgroups && !t->system_wide && !t->cpu_list) {
 		pr_err("--for-each-cgroup counts on CPUs: add -a or -C CPUS");
 		return CLI_USAGE_ERROR;
+	}
+	if (o->event_cgroups && o->cgroups) {
+		pr_err("-G and --for-each-cgroup exclude each other; pick one");
+		return CLI_USAGE_ERROR;
+	}
+	if (o->event_cgroups && !t->system_wide && !t->cpu_list) {
+		pr_err("-G counts on CPUs: add -a or -C CPUS");
+		return CLI_USAGE_ERROR;
+	}
+	if (o->event_cgroups && !o->events) {
+		pr_err("-G applies to the events of -e in order; give -e EVENTS (as perf: events before cgroups)");
+		return CLI_USAGE_ERROR;
+	}
+	if (o->event_cgroups) {	/* perf keeps the empty entries: an event without a cgroup */
+		const char *c = o->event_cgroups;
+		for (;;) {
+			size_t len = strcspn(c, ",");
+			o->event_cgroup_v = xrealloc(o->event_cgroup_v, (o->nr_event_cgroups + 1) * sizeof(char *));
+			o->event_cgroup_v[o->nr_event_cgroups++] = xstrndup(c, len);
+			if (!c[len])
+				break;
+			c += len + 1;
+		}
 	}
 	if (o->cgroups) {
 		char *list = xstrdup(o->cgroups), *save = NULL;
@@ -246,6 +274,8 @@ static void one_run(struct runner *r, const pid_t *tids, size_t nr_tids, const b
 		.no_tp_btf = o->no_tp_btf,
 		.cgroups = o->cgroup_v,
 		.nr_cgroups = o->nr_cgroups,
+		.event_cgroups = o->event_cgroup_v,
+		.nr_event_cgroups = o->nr_event_cgroups,
 		.system_wide = r->per_cpu,
 		.pids = o->target.pids,
 		.nr_pids = o->target.nr_pids,
@@ -411,6 +441,9 @@ static void free_cli(struct stat_cli *o)
 	for (size_t i = 0; i < o->nr_cgroups; i++)
 		free(o->cgroup_v[i]);
 	free(o->cgroup_v);
+	for (size_t i = 0; i < o->nr_event_cgroups; i++)
+		free(o->event_cgroup_v[i]);
+	free(o->event_cgroup_v);
 }
 
 int cmd_stat(int argc, char **argv)

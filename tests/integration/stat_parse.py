@@ -51,7 +51,7 @@ def parse_csv(lines):
 def parse_json(lines):
     out = []
     for line in lines:
-        if not line.strip():
+        if not line.strip() or line.startswith("#"):  # perf -o FILE: "# started on ..."
             continue
         d = json.loads(line)
         missing = [k for k in JSON_KEYS if k not in d]
