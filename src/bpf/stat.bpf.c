@@ -27,10 +27,13 @@ const volatile __u32 nr_cgroups = 0;	/* the cgroups counted (cgroup_idx) */
  * for the events without one (per-event cgroups). */
 const volatile bool count_targets = true;
 
+/* Pinned and shared by concurrent runs of the same events: the entries
+ * live as long as the map, not as long as the run that added them. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, sizeof(__u32));
+	__uint(map_flags, BPF_F_PRESERVE_ELEMS);
 } events SEC(".maps");
 
 struct {

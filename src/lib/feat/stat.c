@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* bpfperf stat's counting engine: see stat.h. */
 #include "feat/stat.h"
+#include "feat/stat_share.h"
 #include "target/cgroup.h"
 
 #include "event/event.h"
@@ -59,6 +60,8 @@ struct stat_engine {
 	int *cg_fds;			/* the cgroup directories */
 	uint64_t *cg_ids;
 	const char *const *cg_names;
+	struct stat_share *share;	/* the perf events shared with concurrent runs */
+	bool joined;			/* another run opened them */
 	const char **cg_store;		/* per-event cgroups: the distinct names */
 };
 
@@ -235,6 +238,8 @@ static int open_counter(struct stat_engine *s, struct stat_ctr *c, const struct 
 		c->pub.supported = s->ctrs[c->ev].pub.supported;
 		return 0;
 	}
+	if (s->joined)		/* counted by the shared events of another run */
+		return 0;
 	c->attr.size = sizeof(c->attr);
 	c->attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	c->attr.disabled = !o->bpf_counters;
@@ -327,6 +332,8 @@ static int load_design(void *ctx, int design)
 	k->rodata->target_cfg.by_tgid = !o->system_wide && (o->nr_pids || o->workload > 0);
 	k->rodata->target_cfg.by_tid = !o->system_wide && o->nr_only_tids;
 	bpf_map__set_max_entries(k->maps.events, (uint32_t)(s->nr_events * s->nr_possible));
+	if (s->share && bpf_map__set_pin_path(k->maps.events, stat_share_pin(s->share)))
+		return -errno;
 	bpf_program__set_autoload(k->progs.stat_switch_btf, design == 0);
 	bpf_program__set_autoload(k->progs.stat_switch_raw, design == 1);
 	bool follow = !o->system_wide && o->workload > 0;
@@ -401,6 +408,12 @@ static int bpf_open(struct stat_engine *s, const struct stat_opts *o)
 			if (fd >= 0 && (err = map_put(efd, key, &fd, "the perf event of slot")) < 0)
 				return err;
 		}
+	if (s->share) {	/* the first run says which events it opened */
+		bool sup[STAT_MAX_EVENTS];
+		for (int i = 0; i < s->nr_events; i++)
+			sup[i] = s->ctrs[i].pub.supported;
+		stat_share_ready(s->share, s->joined ? NULL : sup, s->nr_events);
+	}
 	if ((err = bpf_targets(s, o)) < 0)
 		return err;
 	struct stat_bpf *k = s->skel;
@@ -442,6 +455,26 @@ static int bpf_read(struct stat_engine *s, struct stat_value *values)
 	return 0;
 }
 
+/* Concurrent runs of the same events on the same CPUs share the perf
+ * events (stat_share.h); without a BPF file system each run has its own. */
+static void share_join(struct stat_engine *s)
+{
+	struct strbuf key = { 0 };
+	bool sup[STAT_MAX_EVENTS];
+	for (int i = 0; i < s->nr_events; i++)
+		sb_printf(&key, "%s,", s->ctrs[i].pub.name);
+	sb_printf(&key, "|%d|", percpu_nr_cpus());
+	for (int slot = 0; slot < s->nr_slots; slot++)
+		sb_printf(&key, "%d,", s->slot_cpu[slot]);
+	char hex[17];
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)str_hash(key.buf));
+	sb_free(&key);
+	if (stat_share_open(hex, s->nr_events, &s->share, &s->joined, sup) < 0)
+		return;
+	for (int i = 0; s->joined && i < s->nr_events; i++)
+		s->ctrs[i].pub.supported = sup[i];
+}
+
 int stat_open(const struct stat_opts *o, struct stat_engine **out, char *err, size_t errlen)
 {
 	struct stat_engine *s = xcalloc(1, sizeof(*s));
@@ -475,6 +508,8 @@ int stat_open(const struct stat_opts *o, struct stat_engine **out, char *err, si
 			s->fds_per_slot = (int)o->nr_tids;
 		}
 	}
+	if (o->bpf_counters)
+		share_join(s);
 	for (int i = 0; i < s->nr_ctrs; i++)
 		if ((r = open_counter(s, &s->ctrs[i], o)) < 0)
 			goto fail;
@@ -562,6 +597,7 @@ void stat_close(struct stat_engine *s)
 	bpf_link__destroy(s->link_exec);
 	bpf_link__destroy(s->link_fork);
 	stat_bpf__destroy(s->skel);
+	stat_share_close(s->share);
 	free(s->pcpu);
 	for (int i = 0; s->cg_fds && i < s->nr_cgroups; i++)
 		if (s->cg_fds[i] >= 0)
