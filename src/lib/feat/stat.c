@@ -57,6 +57,7 @@ struct stat_engine {
 	int nr_out_slots;		/* slots the caller sees */
 	struct stat_reading *pcpu;	/* percpu_alloc'd reading buffer */
 	int nr_events, nr_cgroups;	/* counters: nr_cgroups (or 1) x nr_events */
+	int *ev_ctr;			/* BPF counters: each event's first counter */
 	int *cg_fds;			/* the cgroup directories */
 	uint64_t *cg_ids;
 	const char *const *cg_names;
@@ -207,11 +208,6 @@ static int parse_events(struct stat_engine *s, const struct stat_opts *o, char *
 	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 		if ((r = add_counter(s, tok, false, err, errlen)) < 0)
 			break;
-	if (!r && o->bpf_counters && s->nr_ctrs > STAT_MAX_EVENTS) {
-		snprintf(err, errlen, "%d events given; BPF counters count at most %d at once", s->nr_ctrs,
-			 STAT_MAX_EVENTS);
-		r = -EINVAL;
-	}
 	if (!r && !s->nr_ctrs) {
 		snprintf(err, errlen, "the event list '%s' is empty", o->events);
 		r = -EINVAL;
@@ -234,8 +230,8 @@ static int open_counter(struct stat_engine *s, struct stat_ctr *c, const struct 
 		c->fds[i] = -1;
 	if (!c->pub.supported)
 		return 0;
-	if (o->bpf_counters && c - s->ctrs >= s->nr_events) {	/* one set of events for every cgroup */
-		c->pub.supported = s->ctrs[c->ev].pub.supported;
+	if (o->bpf_counters && s->ev_ctr[c->ev] != c - s->ctrs) {	/* one set of events for every cgroup */
+		c->pub.supported = s->ctrs[s->ev_ctr[c->ev]].pub.supported;
 		return 0;
 	}
 	if (s->joined)		/* counted by the shared events of another run */
@@ -402,8 +398,8 @@ static int bpf_open(struct stat_engine *s, const struct stat_opts *o)
 	s->design = chosen;
 	int efd = bpf_map__fd(s->skel->maps.events);
 	for (int i = 0; i < s->nr_events; i++)
-		for (int slot = 0; s->ctrs[i].pub.supported && slot < s->nr_slots; slot++) {
-			int fd = s->ctrs[i].fds[slot];
+		for (int slot = 0; s->ctrs[s->ev_ctr[i]].pub.supported && slot < s->nr_slots; slot++) {
+			int fd = s->ctrs[s->ev_ctr[i]].fds[slot];
 			uint32_t key = (uint32_t)(i * s->nr_possible + s->slot_cpu[slot]);
 			if (fd >= 0 && (err = map_put(efd, key, &fd, "the perf event of slot")) < 0)
 				return err;
@@ -411,7 +407,7 @@ static int bpf_open(struct stat_engine *s, const struct stat_opts *o)
 	if (s->share) {	/* the first run says which events it opened */
 		bool sup[STAT_MAX_EVENTS];
 		for (int i = 0; i < s->nr_events; i++)
-			sup[i] = s->ctrs[i].pub.supported;
+			sup[i] = s->ctrs[s->ev_ctr[i]].pub.supported;
 		stat_share_ready(s->share, s->joined ? NULL : sup, s->nr_events);
 	}
 	if ((err = bpf_targets(s, o)) < 0)
@@ -455,6 +451,28 @@ static int bpf_read(struct stat_engine *s, struct stat_value *values)
 	return 0;
 }
 
+/* BPF counters: one perf event per CPU for each distinct event; the same
+ * event counted in several cgroups (-G) reads the same one. */
+static int distinct_events(struct stat_engine *s, char *err, size_t errlen)
+{
+	s->ev_ctr = xcalloc((size_t)s->nr_ctrs, sizeof(int));
+	s->nr_events = 0;
+	for (int i = 0; i < s->nr_ctrs; i++) {
+		int e = 0;
+		while (e < s->nr_events && strcmp(s->ctrs[s->ev_ctr[e]].pub.name, s->ctrs[i].pub.name))
+			e++;
+		if (e == s->nr_events)
+			s->ev_ctr[s->nr_events++] = i;
+		s->ctrs[i].ev = e;
+	}
+	if (s->nr_events > STAT_MAX_EVENTS) {
+		snprintf(err, errlen, "%d events given; BPF counters count at most %d at once", s->nr_events,
+			 STAT_MAX_EVENTS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Concurrent runs of the same events on the same CPUs share the perf
  * events (stat_share.h); without a BPF file system each run has its own. */
 static void share_join(struct stat_engine *s)
@@ -462,7 +480,7 @@ static void share_join(struct stat_engine *s)
 	struct strbuf key = { 0 };
 	bool sup[STAT_MAX_EVENTS];
 	for (int i = 0; i < s->nr_events; i++)
-		sb_printf(&key, "%s,", s->ctrs[i].pub.name);
+		sb_printf(&key, "%s,", s->ctrs[s->ev_ctr[i]].pub.name);
 	sb_printf(&key, "|%d|", percpu_nr_cpus());
 	for (int slot = 0; slot < s->nr_slots; slot++)
 		sb_printf(&key, "%d,", s->slot_cpu[slot]);
@@ -472,7 +490,7 @@ static void share_join(struct stat_engine *s)
 	if (stat_share_open(hex, s->nr_events, &s->share, &s->joined, sup) < 0)
 		return;
 	for (int i = 0; s->joined && i < s->nr_events; i++)
-		s->ctrs[i].pub.supported = sup[i];
+		s->ctrs[s->ev_ctr[i]].pub.supported = sup[i];
 }
 
 int stat_open(const struct stat_opts *o, struct stat_engine **out, char *err, size_t errlen)
@@ -489,6 +507,8 @@ int stat_open(const struct stat_opts *o, struct stat_engine **out, char *err, si
 	} else if (o->nr_event_cgroups && (r = assign_cgroups(s, o, err, errlen)) < 0) {
 		goto fail;
 	}
+	if (o->bpf_counters && (r = distinct_events(s, err, errlen)) < 0)
+		goto fail;
 	s->design = -1;
 	if (o->per_cpu || o->bpf_counters) {
 		s->slot_cpu = xmalloc(o->nr_cpus * sizeof(int));
@@ -605,6 +625,7 @@ void stat_close(struct stat_engine *s)
 	free(s->cg_fds);
 	free(s->cg_ids);
 	free(s->cg_store);
+	free(s->ev_ctr);
 	free(s->ctrs);
 	free(s->slot_cpu);
 	free(s->pid_store);
