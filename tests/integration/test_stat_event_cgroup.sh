@@ -10,7 +10,8 @@
 # have perf's keys and cgroup column (parsed by the same parser as perf's own
 # -G output, same events and cgroups in the same order), the table perf's
 # columns. Bad input: more cgroups than events, -G without -e, a cgroup that
-# does not exist: exit 2, nothing counted printed.
+# does not exist: exit 2, nothing counted printed. With --bpf-counters the
+# same event in two cgroups is one perf event per CPU.
 . "$(dirname "$0")/lib.sh"
 need_root
 . "$SRC/tests/integration/stat_lib.sh"
@@ -72,6 +73,16 @@ for m in "" "--bpf-counters" "--bpf-counters --no-tp-btf"; do
   done
   ok "-G ${m:-(perf cgroup events)}: 1:3 work counted per cgroup, -x, and -j"
 done
+
+# --bpf-counters: the same event in two cgroups is one perf event per CPU
+"$BPFPERF" stat --bpf-counters -a -x, -o "$TMP/fds.out" -e page-faults,page-faults,cpu-clock,cpu-clock \
+  -G "$A,$B,$A,$B" -- sleep 1.5 & pid=$!
+sleep 1
+n=$(ls -l /proc/$pid/fd | grep -c perf_event)
+wait $pid || fail "stat --bpf-counters -G (fds) exited $?"
+online=$(grep -c '^processor' /proc/cpuinfo)
+[ "$n" = $((2 * online)) ] || fail "--bpf-counters -G: $n perf event fds for 2 distinct events on $online CPUs"
+ok "--bpf-counters -G: 2 distinct events in 2 cgroups, $n perf event fds (2 x $online CPUs)"
 
 # perf's own -G output through the same parser and checks (the oracle)
 if [ $cg_events = yes ]; then

@@ -52,6 +52,12 @@ static void test_csv(void **state)
 	assert_string_equal(row(STAT_FMT_CSV, 1, &pf), "47,,page-faults,2407180,100.00,19.525,K/sec\n");
 	struct stat_row cy = { .c = &cycles, .cpu = -1, .clock_ns = 2407180, .wall_ns = 4252800 };
 	assert_string_equal(row(STAT_FMT_CSV, 1, &cy), "<not supported>,,cycles,0,100.00,,\n");
+	/* -G: perf's cgroup column, empty for an event without one */
+	static const struct stat_counter pf_nocg = { .name = "page-faults", .unit = "", .scale = 1, .supported = true,
+						     .cgroup = "" };
+	struct stat_row ng = { .c = &pf_nocg, .cpu = -1, .counted = true, .avg = 6418, .run = 410700783,
+			       .ena = 410700783, .clock_ns = -1 };
+	assert_string_equal(row(STAT_FMT_CSV, 1, &ng), "6418,,page-faults,,410700783,100.00,,\n");
 	/* -A, -r: "CPU0,..." and the variance after the event */
 	pf.cpu = 0;
 	pf.clock_ns = -1;
