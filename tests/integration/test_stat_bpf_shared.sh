@@ -32,18 +32,18 @@ mount -t tmpfs tmpfs /run
 sleep 0.3
 "$BPFPERF" stat --bpf-counters -vv -x, -o "$TMP/b" -e $EV -- sh -c "$B" 2>"$TMP/b.log" & b=$!
 sleep 0.3
-ls /sys/fs/bpf/bpfperf >"$TMP/pins"
+ls /sys/fs/bpf/bpfperf >"$TMP/pins" 2>&1 || true
 ls -l /proc/$a/fd | grep -c perf_event >"$TMP/fds_a" || true
 ls -l /proc/$b/fd | grep -c perf_event >"$TMP/fds_b" || true
 wait $a; wait $b
-ls /sys/fs/bpf/bpfperf /run/bpfperf >"$TMP/after"
+ls /sys/fs/bpf/bpfperf /run/bpfperf >"$TMP/after" 2>&1 || true
 # SIGKILL: the pin stays; the next run removes it
 "$BPFPERF" stat --bpf-counters -x, -o "$TMP/c" -e $EV -- sleep 3 & c=$!
 sleep 0.5
 { kill -KILL $c; wait $c; } 2>/dev/null || true
-ls /sys/fs/bpf/bpfperf >"$TMP/killed"
+ls /sys/fs/bpf/bpfperf >"$TMP/killed" 2>&1 || true
 "$BPFPERF" stat --bpf-counters -vv -x, -o "$TMP/d" -e $EV -- sh -c "$A" 2>"$TMP/d.log"
-ls /sys/fs/bpf/bpfperf /run/bpfperf >"$TMP/after2"
+ls /sys/fs/bpf/bpfperf /run/bpfperf >"$TMP/after2" 2>&1 || true
 ' || fail "the runs in a private mount namespace failed"
 
 pa=$(value csv "$TMP/pa" page-faults) pb=$(value csv "$TMP/pb" page-faults)
