@@ -30,12 +30,12 @@ for mode in --per-core --per-socket; do
         PERF stat $opt $mode $cpus -e $EV -- sleep 0.3 2>"$TMP/p.out" || fail "perf stat $opt $what"
         "$BPFPERF" stat $opt $m $mode $cpus -e $EV -- sleep 0.3 2>"$TMP/o.out" || fail "bpfperf stat $opt $what exited $?"
         python3 - "$PARSE" $kind "$TMP/p.out" "$TMP/o.out" "$mode" "$cpus" <<'PY' || fail "$opt $what: $(cat "$TMP/p.out" "$TMP/o.out")"
-import glob, importlib.util, os, sys
+import glob, importlib.util, os, re, sys
 spec = importlib.util.spec_from_file_location("sp", sys.argv[1]); sp = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(sp)
 p, o = sp.parse(sys.argv[2], sys.argv[3]), sp.parse(sys.argv[2], sys.argv[4])
 col = "core" if sys.argv[5] == "--per-core" else "socket"
-key = lambda r: (r.get(col), r.get("aggregate_number"), r["event"], r["unit"], r["metric_unit"].replace("M/", "K/"))
+key = lambda r: (r.get(col), r.get("aggregate_number"), r["event"], r["unit"], re.sub(r"^[KMG]/", "/", r["metric_unit"]))
 assert [key(r) for r in p] == [key(r) for r in o], ([key(r) for r in p], [key(r) for r in o])
 # the cores or sockets of the counted CPUs, from sysfs
 cpus = [1] if sys.argv[6] == "-C 1" else [int(d[len("/sys/devices/system/cpu/cpu"):]) for d in glob.glob("/sys/devices/system/cpu/cpu[0-9]*") if os.path.exists(d + "/topology/core_id")]
