@@ -86,7 +86,7 @@ static int parse_args(int argc, char **argv, struct stat_cli *o)
 		CLI_FLAG_OFF(0, "no-big-num", "no digit grouping", &o->big_num),
 		CLI_STR('o', "output", "FILE", "write the counts to FILE instead of stderr", &o->output),
 		CLI_FLAG(0, "bpf-counters", "one event per CPU, attributed to the targets by a BPF program at\n"
-			 "every context switch", &o->bpf_counters),
+			 "every context switch; shared by concurrent runs of the same events", &o->bpf_counters),
 		CLI_FLAG(0, "no-tp-btf", NULL, &o->no_tp_btf),	/* testing: the raw_tp fallback */
 		CLI_STR('G', "cgroup", "CGROUPS", "count each event in one cgroup v2 path: the i-th for the i-th\n"
 			"event of -e, empty for none (a,,b), a single one for all; with -a or -C", &o->event_cgroups),
