@@ -6,8 +6,9 @@
  * final (and every -I) read runs stat_read_cpu on each CPU through
  * BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU: there "current" is the task
  * that CPU was running, whose slice so far is attributed the same way.
- * --for-each-cgroup: the deltas go to the listed cgroups the task is in
- * (itself or an ancestor) instead of the targets. */
+ * With cgroups (--for-each-cgroup, -G) the deltas also go to the listed
+ * cgroups the task is in (itself or an ancestor); the targets' accumulators
+ * come after the cgroups'. */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
@@ -20,12 +21,19 @@ char LICENSE[] SEC("license") = "GPL";
 
 const volatile __u32 nr_events = 0;
 const volatile __u32 nr_cpus = 1;	/* possible CPUs: the event array's stride */
-const volatile __u32 nr_cgroups = 0;	/* --for-each-cgroup; 0: the target filter */
+const volatile __u32 nr_cgroups = 0;	/* the cgroups counted (cgroup_idx) */
+/* The target filter's tasks counted too, in the accumulators after the
+ * cgroups' (key nr_cgroups * STAT_MAX_EVENTS + event): without cgroups, and
+ * for the events without one (per-event cgroups). */
+const volatile bool count_targets = true;
 
+/* Pinned and shared by concurrent runs of the same events: the entries
+ * live as long as the map, not as long as the run that added them. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, sizeof(__u32));
+	__uint(map_flags, BPF_F_PRESERVE_ELEMS);
 } events SEC(".maps");
 
 struct {
@@ -123,7 +131,8 @@ static __always_inline void add_to_cgroups(struct stat_deltas *ds)
 static __always_inline int account(void)
 {
 	__u32 cpu = bpf_get_smp_processor_id(), zero = 0;
-	bool match = !nr_cgroups && target_match(bpf_get_current_pid_tgid());
+	bool match = count_targets && target_match(bpf_get_current_pid_tgid());
+	__u32 target_base = nr_cgroups * STAT_MAX_EVENTS;
 	struct stat_deltas *ds = bpf_map_lookup_elem(&deltas, &zero);
 
 	if (!ds)
@@ -134,7 +143,7 @@ static __always_inline int account(void)
 		if (e < nr_events) {
 			read_event(e, cpu, &ds->d[e]);
 			if (match)
-				add_delta(e, &ds->d[e]);
+				add_delta(target_base + e, &ds->d[e]);
 		}
 	}
 	if (nr_cgroups)

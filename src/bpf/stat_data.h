@@ -14,8 +14,8 @@
 #define STAT_MAX_CGROUPS 1024
 #define STAT_MAX_CGROUP_LEVELS 8
 
-/* accum's key: cgroup index * STAT_MAX_EVENTS + event (cgroup 0 without
- * cgroups). */
+/* accum's key: cgroup index * STAT_MAX_EVENTS + event; the targets' (no
+ * cgroup) at index nr_cgroups (0 without cgroups). */
 
 /* A counter reading (prev: the last one on this CPU; accum: the sum of the
  * deltas attributed to the targets on this CPU). */

@@ -2,7 +2,8 @@
 /* bpfperf stat: count events like perf stat, in perf stat 6.1's output
  * formats.
  *
- *   bpfperf stat [-e EVENTS] [-a | -p PID | -t TID | -- CMD] [-C CPUS] [-I MS] [-A]
+ *   bpfperf stat [-e EVENTS] [-a | -p PID | -t TID | -- CMD] [-C CPUS] [-I MS]
+ *                [-A | --per-core | --per-socket] [-G CGROUPS | --for-each-cgroup CGROUPS]
  *                [-x SEP | -j] [-r N] [--no-big-num] [-o FILE]
  *
  * Options and the run loop only: the counting engine is src/lib/feat/stat.c,
@@ -30,6 +31,8 @@ struct stat_cli {
 	struct target target;
 	double interval_ms;	/* -I, 0: none */
 	bool no_aggr;		/* -A */
+	bool per_core, per_socket;
+	enum stat_aggr aggr;	/* from -A, --per-core, --per-socket */
 	const char *sep;	/* -x */
 	bool json;		/* -j */
 	uint64_t repeat;	/* -r */
@@ -40,6 +43,9 @@ struct stat_cli {
 	const char *cgroups;	/* --for-each-cgroup */
 	char **cgroup_v;
 	size_t nr_cgroups;
+	const char *event_cgroups;	/* -G */
+	char **event_cgroup_v;		/* "" for an event without one */
+	size_t nr_event_cgroups;
 };
 
 static const char description[] =
@@ -68,6 +74,10 @@ static int parse_args(int argc, char **argv, struct stat_cli *o)
 		CLI_DOUBLE('I', "interval-print", "MS", "print the counts every MS milliseconds", &o->interval_ms,
 			   10, 1e9, "milliseconds, from 10 to 1e9"),
 		CLI_FLAG('A', "no-aggr", "a line per CPU (with -a or -C)", &o->no_aggr),
+		CLI_FLAG(0, "per-core", "a line per core: S<socket>-D<die>-C<core> and its CPUs counted\n"
+			 "(with -a or -C)", &o->per_core),
+		CLI_FLAG(0, "per-socket", "a line per socket: S<socket> and its CPUs counted (with -a or -C)",
+			 &o->per_socket),
 		CLI_STR('x', "field-separator", "SEP", "CSV output with SEP between the fields", &o->sep),
 		CLI_FLAG('j', "json-output", "JSON output, one object per line", &o->json),
 		CLI_U64('r', "repeat", "N", "run the command N times: means and the ( +- x% ) variance",
@@ -76,8 +86,10 @@ static int parse_args(int argc, char **argv, struct stat_cli *o)
 		CLI_FLAG_OFF(0, "no-big-num", "no digit grouping", &o->big_num),
 		CLI_STR('o', "output", "FILE", "write the counts to FILE instead of stderr", &o->output),
 		CLI_FLAG(0, "bpf-counters", "one event per CPU, attributed to the targets by a BPF program at\n"
-			 "every context switch", &o->bpf_counters),
+			 "every context switch; shared by concurrent runs of the same events", &o->bpf_counters),
 		CLI_FLAG(0, "no-tp-btf", NULL, &o->no_tp_btf),	/* testing: the raw_tp fallback */
+		CLI_STR('G', "cgroup", "CGROUPS", "count each event in one cgroup v2 path: the i-th for the i-th\n"
+			"event of -e, empty for none (a,,b), a single one for all; with -a or -C", &o->event_cgroups),
 		CLI_STR(0, "for-each-cgroup", "CGROUPS", "every event for each cgroup (cgroup v2 paths, comma-\n"
 			"separated; with -a or -C)", &o->cgroups),
 		CLI_END,
@@ -119,13 +131,44 @@ static int parse_args(int argc, char **argv, struct stat_cli *o)
 		pr_err("-x needs a non-empty separator, e.g. -x,");
 		return CLI_USAGE_ERROR;
 	}
-	if (o->no_aggr && !t->system_wide && !t->cpu_list) {
-		pr_err("-A (a line per CPU) needs counting per CPU: add -a or -C CPUS");
+	if (o->no_aggr + o->per_core + o->per_socket > 1) {
+		pr_err("-A, --per-core and --per-socket exclude each other; pick one");
+		return CLI_USAGE_ERROR;
+	}
+	o->aggr = o->no_aggr ? STAT_AGGR_CPU : o->per_core ? STAT_AGGR_CORE : o->per_socket ? STAT_AGGR_SOCKET
+											  : STAT_AGGR_GLOBAL;
+	if (o->aggr != STAT_AGGR_GLOBAL && !t->system_wide && !t->cpu_list) {
+		pr_err("%s (a line per %s) needs counting per CPU: add -a or -C CPUS",
+		       o->no_aggr ? "-A" : o->per_core ? "--per-core" : "--per-socket",
+		       o->no_aggr ? "CPU" : o->per_core ? "core" : "socket");
 		return CLI_USAGE_ERROR;
 	}
 	if (o->cgroups && !t->system_wide && !t->cpu_list) {
 		pr_err("--for-each-cgroup counts on CPUs: add -a or -C CPUS");
 		return CLI_USAGE_ERROR;
+	}
+	if (o->event_cgroups && o->cgroups) {
+		pr_err("-G and --for-each-cgroup exclude each other; pick one");
+		return CLI_USAGE_ERROR;
+	}
+	if (o->event_cgroups && !t->system_wide && !t->cpu_list) {
+		pr_err("-G counts on CPUs: add -a or -C CPUS");
+		return CLI_USAGE_ERROR;
+	}
+	if (o->event_cgroups && !o->events) {
+		pr_err("-G applies to the events of -e in order; give -e EVENTS (as perf: events before cgroups)");
+		return CLI_USAGE_ERROR;
+	}
+	if (o->event_cgroups) {	/* perf keeps the empty entries: an event without a cgroup */
+		const char *c = o->event_cgroups;
+		for (;;) {
+			size_t len = strcspn(c, ",");
+			o->event_cgroup_v = xrealloc(o->event_cgroup_v, (o->nr_event_cgroups + 1) * sizeof(char *));
+			o->event_cgroup_v[o->nr_event_cgroups++] = xstrndup(c, len);
+			if (!c[len])
+				break;
+			c += len + 1;
+		}
 	}
 	if (o->cgroups) {
 		char *list = xstrdup(o->cgroups), *save = NULL;
@@ -158,6 +201,7 @@ struct runner {
 	int nr_ctrs, nr_slots;
 	struct stat_value *prev, *cur;
 	struct stat_cells *total;	/* over the runs */
+	struct cpu_topo *topo;		/* --per-core/--per-socket: by CPU number */
 	uint64_t t0, last_tick;
 };
 
@@ -170,7 +214,7 @@ static int print_interval(struct runner *r)
 		return -EIO;
 	struct stat_value *d = xcalloc(n, sizeof(*d));
 	stat_values_delta(r->cur, r->prev, d, n);
-	struct stat_cells *cells = stat_cells_new(r->s, r->o->no_aggr);
+	struct stat_cells *cells = stat_cells_new(r->s, r->o->aggr, r->topo);
 	stat_cells_add(cells, d);
 	r->p->ts_ns = now - r->t0;
 	stat_print_interval_start(r->p);
@@ -230,6 +274,8 @@ static void one_run(struct runner *r, const pid_t *tids, size_t nr_tids, const b
 		.no_tp_btf = o->no_tp_btf,
 		.cgroups = o->cgroup_v,
 		.nr_cgroups = o->nr_cgroups,
+		.event_cgroups = o->event_cgroup_v,
+		.nr_event_cgroups = o->nr_event_cgroups,
 		.system_wide = r->per_cpu,
 		.pids = o->target.pids,
 		.nr_pids = o->target.nr_pids,
@@ -249,7 +295,7 @@ static void one_run(struct runner *r, const pid_t *tids, size_t nr_tids, const b
 	if (!r->s) {
 		r->nr_ctrs = stat_nr_counters(s);
 		r->nr_slots = stat_nr_slots(s);
-		r->total = stat_cells_new(s, o->no_aggr);
+		r->total = stat_cells_new(s, o->aggr, r->topo);
 		r->prev = xcalloc(r->nr_ctrs * r->nr_slots, sizeof(*r->prev));
 		r->cur = xcalloc(r->nr_ctrs * r->nr_slots, sizeof(*r->cur));
 		const char *why, *design = stat_bpf_design(s, &why);
@@ -311,6 +357,23 @@ static double tv_s(const struct timeval *tv)
 	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
 }
 
+/* --per-core/--per-socket: where each counted CPU sits, by CPU number. */
+static struct cpu_topo *read_topology(const bool *cpus, int nr_cpus)
+{
+	static const char dir[] = "/sys/devices/system/cpu";
+	struct cpu_topo *topo = xcalloc((size_t)nr_cpus, sizeof(*topo));
+	for (int c = 0; c < nr_cpus; c++) {
+		int err = cpus[c] ? cpu_topology(dir, c, &topo[c]) : 0;
+		if (err < 0) {
+			pr_err("cannot read the topology of CPU %d (%s/cpu%d/topology): %s; count without "
+			       "--per-core/--per-socket (-A gives a line per CPU)", c, dir, c, strerror(-err));
+			free(topo);
+			return NULL;
+		}
+	}
+	return topo;
+}
+
 static int run_stat(const struct stat_cli *o, struct stat_printer *p)
 {
 	const struct target *t = &o->target;
@@ -324,6 +387,8 @@ static int run_stat(const struct stat_cli *o, struct stat_printer *p)
 
 	if ((r.per_cpu || o->bpf_counters) && target_cpus(t, &cpus, &nr_cpus) < 0)
 		return EXIT_USAGE;
+	if ((o->aggr == STAT_AGGR_CORE || o->aggr == STAT_AGGR_SOCKET) && !(r.topo = read_topology(cpus, nr_cpus)))
+		goto out;
 	if ((t->nr_pids || t->nr_tids) && target_threads(t, &tids, &nr_tids) < 0)
 		goto out;
 	stop_signals_install(false);
@@ -367,6 +432,7 @@ out:
 	free(r.cur);
 	free(tids);
 	free(cpus);
+	free(r.topo);
 	return ret;
 }
 
@@ -377,6 +443,9 @@ static void free_cli(struct stat_cli *o)
 	for (size_t i = 0; i < o->nr_cgroups; i++)
 		free(o->cgroup_v[i]);
 	free(o->cgroup_v);
+	for (size_t i = 0; i < o->nr_event_cgroups; i++)
+		free(o->event_cgroup_v[i]);
+	free(o->event_cgroup_v);
 }
 
 int cmd_stat(int argc, char **argv)
@@ -392,7 +461,7 @@ int cmd_stat(int argc, char **argv)
 		.sep = o.sep ? o.sep : " ",
 		.big_num = o.big_num,
 		.interval = o.interval_ms > 0,
-		.per_cpu = o.no_aggr,
+		.aggr = o.aggr,
 		.run_count = 1,
 	};
 	if (p.fmt == STAT_FMT_STD && p.big_num)

@@ -345,6 +345,35 @@ bool *cpu_online_mask(void)
 	return mask;
 }
 
+static int topology_id(const char *dir, int cpu, const char *name, int *id)
+{
+	char *path = xasprintf("%s/cpu%d/topology/%s", dir, cpu, name);
+	char *s = read_file(path, NULL);
+	int err = s ? 0 : -errno;
+	free(path);
+	if (s) {
+		char *end;
+		long v = strtol(s, &end, 10);
+		if (end == s || v < -1 || v > INT_MAX)
+			err = -EINVAL;
+		else
+			*id = (int)v;
+	}
+	free(s);
+	return err;
+}
+
+int cpu_topology(const char *dir, int cpu, struct cpu_topo *t)
+{
+	int err;
+	t->die = 0;
+	if ((err = topology_id(dir, cpu, "physical_package_id", &t->socket)) < 0 ||
+	    (err = topology_id(dir, cpu, "core_id", &t->core)) < 0)
+		return err;
+	err = topology_id(dir, cpu, "die_id", &t->die);
+	return err == -ENOENT ? 0 : err;
+}
+
 size_t edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);

@@ -71,6 +71,14 @@ int parse_cpu_list(const char *s, bool *mask, int nr_cpus);
 int cpu_count_possible(void);
 /* Online CPUs as a mask of cpu_count_possible() entries. */
 bool *cpu_online_mask(void);
+/* Where a CPU sits: perf's socket (physical_package_id), die and core ids. */
+struct cpu_topo {
+	int socket, die, core;
+};
+/* CPU cpu's ids from DIR/cpuN/topology (DIR: "/sys/devices/system/cpu"; a
+ * kernel without die_id gives die 0). 0, or -errno naming nothing (caller
+ * reports). */
+int cpu_topology(const char *dir, int cpu, struct cpu_topo *t);
 
 /* Levenshtein distance (capped at 64) for "did you mean" suggestions. */
 size_t edit_distance(const char *a, const char *b);

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Parse perf stat's -x, and -j outputs (perf 6.1's field layout): the one
+"""Parse perf stat's -x, and -j outputs (perf 6.1's field layout, with the
+interval, -A, --per-core/--per-socket and cgroup columns): the one
 parser the stat tests run on perf's own output and on bpfperf stat's.
 
   stat_parse.py csv|json FILE [EVENT]   -> "event value" lines (or one value)
@@ -30,6 +31,10 @@ def parse_csv(lines):
             rec["interval"] = float(f.pop(0))
         if f and f[0].startswith("CPU"):
             rec["cpu"] = int(f.pop(0)[3:])
+        elif f and re.fullmatch(r"S\d+-D\d+-C\d+", f[0]):  # --per-core: core, CPUs counted
+            rec["core"], rec["aggregate_number"] = f.pop(0), int(f.pop(0))
+        elif f and re.fullmatch(r"S\d+", f[0]):  # --per-socket
+            rec["socket"], rec["aggregate_number"] = f.pop(0), int(f.pop(0))
         if len(f) == 8 and f[3].endswith("%"):  # -r: a variance column after the event
             rec["variance"] = f.pop(3)
         elif len(f) == 8:  # --for-each-cgroup: the cgroup after the event
@@ -46,17 +51,20 @@ def parse_csv(lines):
 def parse_json(lines):
     out = []
     for line in lines:
-        if not line.strip():
+        if not line.strip() or line.startswith("#"):  # perf -o FILE: "# started on ..."
             continue
         d = json.loads(line)
         missing = [k for k in JSON_KEYS if k not in d]
         if missing:
             raise SystemExit(f"not perf's JSON keys (lacks {missing}): {line!r}")
         rec = {"event": d["event"], "unit": d["unit"], "value": num(d["counter-value"]),
-               "runtime": d["event-runtime"], "metric_unit": d["metric-unit"]}
-        for k in ("interval", "cpu", "cgroup"):
+               "runtime": d["event-runtime"], "metric_unit": d["metric-unit"],
+               "metric_value": d["metric-value"]}
+        for k in ("interval", "cpu", "cgroup", "core", "socket"):
             if k in d:
                 rec[k] = d[k]
+        if "core" in d or "socket" in d:
+            rec["aggregate_number"] = d["aggregate-number"]
         out.append(rec)
     return out
 

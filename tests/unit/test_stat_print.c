@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,12 @@ static void test_csv(void **state)
 	assert_string_equal(row(STAT_FMT_CSV, 1, &pf), "47,,page-faults,2407180,100.00,19.525,K/sec\n");
 	struct stat_row cy = { .c = &cycles, .cpu = -1, .clock_ns = 2407180, .wall_ns = 4252800 };
 	assert_string_equal(row(STAT_FMT_CSV, 1, &cy), "<not supported>,,cycles,0,100.00,,\n");
+	/* -G: perf's cgroup column, empty for an event without one */
+	static const struct stat_counter pf_nocg = { .name = "page-faults", .unit = "", .scale = 1, .supported = true,
+						     .cgroup = "" };
+	struct stat_row ng = { .c = &pf_nocg, .cpu = -1, .counted = true, .avg = 6418, .run = 410700783,
+			       .ena = 410700783, .clock_ns = -1 };
+	assert_string_equal(row(STAT_FMT_CSV, 1, &ng), "6418,,page-faults,,410700783,100.00,,\n");
 	/* -A, -r: "CPU0,..." and the variance after the event */
 	pf.cpu = 0;
 	pf.clock_ns = -1;
@@ -110,6 +117,90 @@ static void test_json_interval(void **state)
 			    "\"metric-value\" : 0.000000, \"metric-unit\" : \"(null)\"}\n");
 }
 
+/* --per-core and --per-socket prefixes, against perf 6.1's lines on this
+ * machine ("S0-D0-C0           1             520.03 msec cpu-clock ..."). */
+static void test_aggr(void **state)
+{
+	(void)state;
+	struct stat_row tc = { .c = &task_clock, .cpu = -1, .id = { .socket = 0, .die = 0, .core = 1 }, .nr_cpus = 1,
+			       .counted = true, .avg = 501704542, .run = 501704542, .ena = 501704542,
+			       .clock_ns = 501704542, .wall_ns = 501704542 };
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	struct stat_printer p = printer(STAT_FMT_CSV, f);
+	p.aggr = STAT_AGGR_CORE;
+	stat_print_row(&p, &tc);
+	fclose(f);
+	assert_string_equal(buf, "S0-D0-C1,1,501.70,msec,task-clock,501704542,100.00,1.000,CPUs utilized\n");
+	f = fmemopen(buf, sizeof(buf), "w");
+	p = printer(STAT_FMT_STD, f);
+	p.aggr = STAT_AGGR_CORE;
+	tc.avg = 520030000;
+	tc.wall_ns = 518205892;
+	stat_print_row(&p, &tc);
+	fclose(f);
+	assert_string_equal(buf, "S0-D0-C1           1             520.03 msec task-clock                       "
+				 "#    1.004 CPUs utilized          \n");
+	f = fmemopen(buf, sizeof(buf), "w");
+	p = printer(STAT_FMT_STD, f);
+	p.aggr = STAT_AGGR_SOCKET;
+	struct stat_row pf = { .c = &page_faults, .cpu = -1, .nr_cpus = 2, .counted = true, .avg = 53542, .run = 1,
+			       .ena = 1, .clock_ns = 1008910000 };
+	stat_print_row(&p, &pf);
+	fclose(f);
+	assert_string_equal(buf, "S0        2              53542      page-faults                      "
+				 "#   53.069 K/sec                  \n");
+	f = fmemopen(buf, sizeof(buf), "w");
+	p = printer(STAT_FMT_JSON, f);
+	p.aggr = STAT_AGGR_SOCKET;
+	p.interval = true;
+	p.ts_ns = 300376244;
+	pf.avg = 33501;
+	pf.run = pf.ena = 1018931326;
+	pf.clock_ns = 1018930473;
+	stat_print_row(&p, &pf);
+	fclose(f);
+	assert_string_equal(buf, "{\"interval\" : 0.300376244, \"socket\" : \"S0\", \"aggregate-number\" : 2, "
+				 "\"counter-value\" : \"33501.000000\", \"unit\" : \"\", \"event\" : \"page-faults\", "
+				 "\"event-runtime\" : 1018931326, \"pcnt-running\" : 100.00, \"metric-value\" : 32.878593, "
+				 "\"metric-unit\" : \"K/sec\"}\n");
+	f = fmemopen(buf, sizeof(buf), "w");
+	p = printer(STAT_FMT_STD, f);
+	p.aggr = STAT_AGGR_CORE;
+	p.interval = true;
+	stat_print_interval_start(&p);
+	p.aggr = STAT_AGGR_SOCKET;
+	p.nr_interval_prints = 0;
+	stat_print_interval_start(&p);
+	fclose(f);
+	assert_string_equal(buf, "#           time core            cpus             counts unit events\n"
+				 "#           time socket cpus             counts unit events\n");
+}
+
+/* The topology of a CPU from a sysfs-like directory; no die_id: die 0. */
+static void test_topology(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test_topology.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/cpu3/topology && cd %s/cpu3/topology && echo 1 >physical_package_id && "
+		 "echo 2 >die_id && echo 7 >core_id && mkdir -p %s/cpu4/topology && cd %s/cpu4/topology && "
+		 "echo 0 >physical_package_id && echo 5 >core_id", dir, dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	struct cpu_topo t;
+	assert_int_equal(cpu_topology(dir, 3, &t), 0);
+	assert_int_equal(t.socket, 1);
+	assert_int_equal(t.die, 2);
+	assert_int_equal(t.core, 7);
+	assert_int_equal(cpu_topology(dir, 4, &t), 0);
+	assert_int_equal(t.socket, 0);
+	assert_int_equal(t.die, 0);
+	assert_int_equal(t.core, 5);
+	assert_int_equal(cpu_topology(dir, 5, &t), -ENOENT);
+	snprintf(cmd, sizeof(cmd), "rm -r %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_footer(void **state)
 {
 	(void)state;
@@ -144,6 +235,8 @@ int main(void)
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_json_interval),
+		cmocka_unit_test(test_aggr),
+		cmocka_unit_test(test_topology),
 		cmocka_unit_test(test_footer),
 		cmocka_unit_test(test_acc),
 	};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* bpfperf stat's counting engine: see stat.h. */
 #include "feat/stat.h"
+#include "feat/stat_share.h"
 #include "target/cgroup.h"
 
 #include "event/event.h"
@@ -32,7 +33,7 @@ static const char *const default_events[] = {
 
 struct stat_ctr {
 	struct stat_counter pub;
-	int ev, cg;		/* event index, cgroup index (0 without cgroups) */
+	int ev, cg;		/* event index, cgroup index (-1: none) */
 	struct perf_event_attr attr;
 	int *fds;		/* nr_slots x nr_fds_per_slot; -1: not opened */
 };
@@ -56,8 +57,13 @@ struct stat_engine {
 	int nr_out_slots;		/* slots the caller sees */
 	struct stat_reading *pcpu;	/* percpu_alloc'd reading buffer */
 	int nr_events, nr_cgroups;	/* counters: nr_cgroups (or 1) x nr_events */
+	int *ev_ctr;			/* BPF counters: each event's first counter */
 	int *cg_fds;			/* the cgroup directories */
 	uint64_t *cg_ids;
+	const char *const *cg_names;
+	struct stat_share *share;	/* the perf events shared with concurrent runs */
+	bool joined;			/* another run opened them */
+	const char **cg_store;		/* per-event cgroups: the distinct names */
 };
 
 double stat_scaled(const struct stat_value *v)
@@ -90,26 +96,33 @@ static int add_counter(struct stat_engine *s, const char *spec, bool dflt, char 
 		s->hw_missing = true;
 	}
 	c.ev = s->nr_ctrs;
+	c.cg = -1;
 	s->ctrs = xrealloc(s->ctrs, (s->nr_ctrs + 1) * sizeof(*s->ctrs));
 	s->ctrs[s->nr_ctrs++] = c;
 	return 0;
 }
 
-static int open_cgroups(struct stat_engine *s, const struct stat_opts *o, char *err, size_t errlen)
+/* The cgroups' directories and ids, in the order given. */
+static int open_cgroups(struct stat_engine *s, const char *const *names, size_t n, char *err, size_t errlen)
 {
 	const char *mnt = cgroup2_mount();
 	if (!mnt) {
 		snprintf(err, errlen, "cgroup v2 is not mounted; mount it with 'mount -t cgroup2 none /sys/fs/cgroup'");
 		return -ENOENT;
 	}
-	s->nr_cgroups = (int)o->nr_cgroups;
-	s->cg_fds = xmalloc(o->nr_cgroups * sizeof(int));
-	s->cg_ids = xcalloc(o->nr_cgroups, sizeof(uint64_t));
-	for (size_t i = 0; i < o->nr_cgroups; i++)
+	if (n > STAT_MAX_CGROUPS) {
+		snprintf(err, errlen, "%zu cgroups given; at most %d at once", n, STAT_MAX_CGROUPS);
+		return -EINVAL;
+	}
+	s->nr_cgroups = (int)n;
+	s->cg_fds = xmalloc(n * sizeof(int));
+	s->cg_ids = xcalloc(n, sizeof(uint64_t));
+	s->cg_names = names;
+	for (size_t i = 0; i < n; i++)
 		s->cg_fds[i] = -1;
 	int r = 0;
-	for (size_t i = 0; !r && i < o->nr_cgroups; i++) {
-		const char *name = o->cgroups[i];
+	for (size_t i = 0; !r && i < n; i++) {
+		const char *name = names[i];
 		char *path = xasprintf("%s/%s", mnt, name + strspn(name, "/"));
 		struct {
 			struct file_handle fh;
@@ -149,6 +162,34 @@ static void expand_cgroups(struct stat_engine *s, const struct stat_opts *o)
 	s->nr_ctrs = n * (int)o->nr_cgroups;
 }
 
+/* Per-event cgroups (perf's -G): the i-th name for the i-th event, one
+ * name for all, "" for none; the distinct names opened once. */
+static int assign_cgroups(struct stat_engine *s, const struct stat_opts *o, char *err, size_t errlen)
+{
+	size_t n = o->nr_event_cgroups;
+	if (n > (size_t)s->nr_ctrs) {
+		snprintf(err, errlen, "%zu cgroups given for %d events; give at most one cgroup per event, in the "
+			 "events' order (or one for all)", n, s->nr_ctrs);
+		return -EINVAL;
+	}
+	s->cg_store = xcalloc(n, sizeof(char *));
+	size_t nr = 0;
+	for (int i = 0; i < s->nr_ctrs; i++) {
+		const char *name = n == 1 ? o->event_cgroups[0] : (size_t)i < n ? o->event_cgroups[i] : "";
+		struct stat_ctr *c = &s->ctrs[i];
+		c->pub.cgroup = name;
+		if (!*name)
+			continue;
+		size_t k = 0;
+		while (k < nr && strcmp(s->cg_store[k], name))
+			k++;
+		if (k == nr)
+			s->cg_store[nr++] = name;
+		c->cg = (int)k;
+	}
+	return open_cgroups(s, s->cg_store, nr, err, errlen);
+}
+
 static int parse_events(struct stat_engine *s, const struct stat_opts *o, char *err, size_t errlen)
 {
 	if (!o->events) {
@@ -167,11 +208,6 @@ static int parse_events(struct stat_engine *s, const struct stat_opts *o, char *
 	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 		if ((r = add_counter(s, tok, false, err, errlen)) < 0)
 			break;
-	if (!r && o->bpf_counters && s->nr_ctrs > STAT_MAX_EVENTS) {
-		snprintf(err, errlen, "%d events given; BPF counters count at most %d at once", s->nr_ctrs,
-			 STAT_MAX_EVENTS);
-		r = -EINVAL;
-	}
 	if (!r && !s->nr_ctrs) {
 		snprintf(err, errlen, "the event list '%s' is empty", o->events);
 		r = -EINVAL;
@@ -194,10 +230,12 @@ static int open_counter(struct stat_engine *s, struct stat_ctr *c, const struct 
 		c->fds[i] = -1;
 	if (!c->pub.supported)
 		return 0;
-	if (o->bpf_counters && c->cg > 0) {	/* one set of events for every cgroup */
-		c->pub.supported = s->ctrs[c->ev].pub.supported;
+	if (o->bpf_counters && s->ev_ctr[c->ev] != c - s->ctrs) {	/* one set of events for every cgroup */
+		c->pub.supported = s->ctrs[s->ev_ctr[c->ev]].pub.supported;
 		return 0;
 	}
+	if (s->joined)		/* counted by the shared events of another run */
+		return 0;
 	c->attr.size = sizeof(c->attr);
 	c->attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	c->attr.disabled = !o->bpf_counters;
@@ -213,7 +251,7 @@ static int open_counter(struct stat_engine *s, struct stat_ctr *c, const struct 
 	for (int slot = 0; slot < s->nr_slots; slot++) {
 		for (int k = 0; k < s->fds_per_slot; k++) {
 			bool on_cpu = o->per_cpu || o->bpf_counters;
-			bool by_cgroup = s->nr_cgroups && !o->bpf_counters;
+			bool by_cgroup = c->cg >= 0 && !o->bpf_counters;
 			pid_t pid = by_cgroup ? s->cg_fds[c->cg] : on_cpu ? -1 : s->pids[k];
 			int cpu = on_cpu ? s->slot_cpu[slot] : -1;
 			int fd = sys_perf_event_open(&c->attr, pid, cpu, -1,
@@ -282,13 +320,17 @@ static int load_design(void *ctx, int design)
 	struct stat_bpf *k = s->skel;
 	k->rodata->nr_events = (uint32_t)s->nr_events;
 	k->rodata->nr_cgroups = (uint32_t)s->nr_cgroups;
-	bpf_map__set_max_entries(k->maps.accum, STAT_MAX_EVENTS * (uint32_t)(s->nr_cgroups ? s->nr_cgroups : 1));
+	/* the cgroups' accumulators, then the targets' (events without a cgroup) */
+	bpf_map__set_max_entries(k->maps.accum, STAT_MAX_EVENTS * (uint32_t)(s->nr_cgroups + 1));
+	k->rodata->count_targets = !o->nr_cgroups;
 	k->rodata->nr_cpus = (uint32_t)s->nr_possible;
 	k->rodata->target_cfg.self_tgid = (uint32_t)getpid();
 	k->rodata->target_cfg.all = o->system_wide;
 	k->rodata->target_cfg.by_tgid = !o->system_wide && (o->nr_pids || o->workload > 0);
 	k->rodata->target_cfg.by_tid = !o->system_wide && o->nr_only_tids;
 	bpf_map__set_max_entries(k->maps.events, (uint32_t)(s->nr_events * s->nr_possible));
+	if (s->share && bpf_map__set_pin_path(k->maps.events, stat_share_pin(s->share)))
+		return -errno;
 	bpf_program__set_autoload(k->progs.stat_switch_btf, design == 0);
 	bpf_program__set_autoload(k->progs.stat_switch_raw, design == 1);
 	bool follow = !o->system_wide && o->workload > 0;
@@ -331,8 +373,7 @@ static int bpf_targets(struct stat_engine *s, const struct stat_opts *o)
 		uint32_t idx = (uint32_t)i;
 		if (bpf_map_update_elem(bpf_map__fd(s->skel->maps.cgroup_idx), &s->cg_ids[i], &idx, BPF_ANY)) {
 			r = -errno;
-			pr_err("cannot add cgroup '%s' to the BPF counters' maps: %s",
-			       s->ctrs[i * s->nr_events].pub.cgroup, log_strerr(r));
+			pr_err("cannot add cgroup '%s' to the BPF counters' maps: %s", s->cg_names[i], log_strerr(r));
 			return r;
 		}
 	}
@@ -358,12 +399,18 @@ static int bpf_open(struct stat_engine *s, const struct stat_opts *o)
 	s->design = chosen;
 	int efd = bpf_map__fd(s->skel->maps.events);
 	for (int i = 0; i < s->nr_events; i++)
-		for (int slot = 0; s->ctrs[i].pub.supported && slot < s->nr_slots; slot++) {
-			int fd = s->ctrs[i].fds[slot];
+		for (int slot = 0; s->ctrs[s->ev_ctr[i]].pub.supported && slot < s->nr_slots; slot++) {
+			int fd = s->ctrs[s->ev_ctr[i]].fds[slot];
 			uint32_t key = (uint32_t)(i * s->nr_possible + s->slot_cpu[slot]);
 			if (fd >= 0 && (err = map_put(efd, key, &fd, "the perf event of slot")) < 0)
 				return err;
 		}
+	if (s->share) {	/* the first run says which events it opened */
+		bool sup[STAT_MAX_EVENTS];
+		for (int i = 0; i < s->nr_events; i++)
+			sup[i] = s->ctrs[s->ev_ctr[i]].pub.supported;
+		stat_share_ready(s->share, s->joined ? NULL : sup, s->nr_events);
+	}
 	if ((err = bpf_targets(s, o)) < 0)
 		return err;
 	struct stat_bpf *k = s->skel;
@@ -385,7 +432,8 @@ static int bpf_read(struct stat_engine *s, struct stat_value *values)
 		return err;
 	memset(values, 0, (size_t)s->nr_ctrs * s->nr_out_slots * sizeof(*values));
 	for (int i = 0; i < s->nr_ctrs; i++) {
-		uint32_t key = (uint32_t)(s->ctrs[i].cg * STAT_MAX_EVENTS + s->ctrs[i].ev);
+		int cg = s->ctrs[i].cg >= 0 ? s->ctrs[i].cg : s->nr_cgroups;
+		uint32_t key = (uint32_t)(cg * STAT_MAX_EVENTS + s->ctrs[i].ev);
 		if (!s->ctrs[i].pub.supported)
 			continue;
 		if ((err = percpu_lookup(fd, &key, s->pcpu)) < 0) {
@@ -404,6 +452,48 @@ static int bpf_read(struct stat_engine *s, struct stat_value *values)
 	return 0;
 }
 
+/* BPF counters: one perf event per CPU for each distinct event; the same
+ * event counted in several cgroups (-G) reads the same one. */
+static int distinct_events(struct stat_engine *s, char *err, size_t errlen)
+{
+	s->ev_ctr = xcalloc((size_t)s->nr_ctrs, sizeof(int));
+	s->nr_events = 0;
+	for (int i = 0; i < s->nr_ctrs; i++) {
+		int e = 0;
+		while (e < s->nr_events && strcmp(s->ctrs[s->ev_ctr[e]].pub.name, s->ctrs[i].pub.name))
+			e++;
+		if (e == s->nr_events)
+			s->ev_ctr[s->nr_events++] = i;
+		s->ctrs[i].ev = e;
+	}
+	if (s->nr_events > STAT_MAX_EVENTS) {
+		snprintf(err, errlen, "%d events given; BPF counters count at most %d at once", s->nr_events,
+			 STAT_MAX_EVENTS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Concurrent runs of the same events on the same CPUs share the perf
+ * events (stat_share.h); without a BPF file system each run has its own. */
+static void share_join(struct stat_engine *s)
+{
+	struct strbuf key = { 0 };
+	bool sup[STAT_MAX_EVENTS];
+	for (int i = 0; i < s->nr_events; i++)
+		sb_printf(&key, "%s,", s->ctrs[s->ev_ctr[i]].pub.name);
+	sb_printf(&key, "|%d|", percpu_nr_cpus());
+	for (int slot = 0; slot < s->nr_slots; slot++)
+		sb_printf(&key, "%d,", s->slot_cpu[slot]);
+	char hex[17];
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)str_hash(key.buf));
+	sb_free(&key);
+	if (stat_share_open(hex, s->nr_events, &s->share, &s->joined, sup) < 0)
+		return;
+	for (int i = 0; s->joined && i < s->nr_events; i++)
+		s->ctrs[s->ev_ctr[i]].pub.supported = sup[i];
+}
+
 int stat_open(const struct stat_opts *o, struct stat_engine **out, char *err, size_t errlen)
 {
 	struct stat_engine *s = xcalloc(1, sizeof(*s));
@@ -412,15 +502,14 @@ int stat_open(const struct stat_opts *o, struct stat_engine **out, char *err, si
 		goto fail;
 	s->nr_events = s->nr_ctrs;
 	if (o->nr_cgroups) {
-		if (o->nr_cgroups > STAT_MAX_CGROUPS) {
-			snprintf(err, errlen, "%zu cgroups given; at most %d at once", o->nr_cgroups, STAT_MAX_CGROUPS);
-			r = -EINVAL;
-			goto fail;
-		}
-		if ((r = open_cgroups(s, o, err, errlen)) < 0)
+		if ((r = open_cgroups(s, (const char *const *)o->cgroups, o->nr_cgroups, err, errlen)) < 0)
 			goto fail;
 		expand_cgroups(s, o);
+	} else if (o->nr_event_cgroups && (r = assign_cgroups(s, o, err, errlen)) < 0) {
+		goto fail;
 	}
+	if (o->bpf_counters && (r = distinct_events(s, err, errlen)) < 0)
+		goto fail;
 	s->design = -1;
 	if (o->per_cpu || o->bpf_counters) {
 		s->slot_cpu = xmalloc(o->nr_cpus * sizeof(int));
@@ -440,6 +529,8 @@ int stat_open(const struct stat_opts *o, struct stat_engine **out, char *err, si
 			s->fds_per_slot = (int)o->nr_tids;
 		}
 	}
+	if (o->bpf_counters)
+		share_join(s);
 	for (int i = 0; i < s->nr_ctrs; i++)
 		if ((r = open_counter(s, &s->ctrs[i], o)) < 0)
 			goto fail;
@@ -527,12 +618,15 @@ void stat_close(struct stat_engine *s)
 	bpf_link__destroy(s->link_exec);
 	bpf_link__destroy(s->link_fork);
 	stat_bpf__destroy(s->skel);
+	stat_share_close(s->share);
 	free(s->pcpu);
 	for (int i = 0; s->cg_fds && i < s->nr_cgroups; i++)
 		if (s->cg_fds[i] >= 0)
 			close(s->cg_fds[i]);
 	free(s->cg_fds);
 	free(s->cg_ids);
+	free(s->cg_store);
+	free(s->ev_ctr);
 	free(s->ctrs);
 	free(s->slot_cpu);
 	free(s->pid_store);

@@ -42,6 +42,11 @@ struct stat_opts {
 	 * cgroup2 mount), counted per CPU (per_cpu required). */
 	char *const *cgroups;
 	size_t nr_cgroups;
+	/* Or one cgroup per event, perf's -G rule: the i-th entry for the
+	 * i-th event, "" for none (counted on the CPUs as without cgroups);
+	 * a single entry for every event. At most as many as events. */
+	char *const *event_cgroups;
+	size_t nr_event_cgroups;
 };
 
 struct stat_counter {
@@ -50,7 +55,8 @@ struct stat_counter {
 	double scale;		/* 1e-6 for the clocks (ns -> msec), 1 otherwise */
 	bool is_clock;		/* task-clock or cpu-clock: the time base of the rates */
 	bool supported;		/* false: the event does not exist here */
-	const char *cgroup;	/* --for-each-cgroup: the cgroup counted, else NULL */
+	const char *cgroup;	/* the cgroup counted ("" for none with per-event
+				 * cgroups: perf's empty column), NULL without cgroups */
 };
 
 struct stat_value {
@@ -61,7 +67,8 @@ struct stat_engine;
 
 /* 0, or -ENOENT/-EINVAL for a bad event list or a cgroup that does not
  * exist (err says which, and the close matches of an event), or another
- * negative errno (logged). Counters: for each cgroup (or once), each event. */
+ * negative errno (logged). Counters: for each cgroup (or once), each event
+ * (per-event cgroups: each event once). */
 int stat_open(const struct stat_opts *o, struct stat_engine **out, char *err, size_t errlen);
 int stat_nr_counters(const struct stat_engine *s);
 const struct stat_counter *stat_counter(const struct stat_engine *s, int i);

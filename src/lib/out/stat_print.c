@@ -48,9 +48,14 @@ void stat_print_interval_start(struct stat_printer *p)
 {
 	if (!is_std(p))
 		return;
+	static const char *const header[] = {
+		[STAT_AGGR_GLOBAL] = "#           time             counts unit events\n",
+		[STAT_AGGR_CPU] = "#           time CPU                    counts unit events\n",
+		[STAT_AGGR_CORE] = "#           time core            cpus             counts unit events\n",
+		[STAT_AGGR_SOCKET] = "#           time socket cpus             counts unit events\n",
+	};
 	if (p->nr_interval_prints == 0)
-		fprintf(p->out, p->per_cpu ? "#           time CPU                    counts unit events\n"
-					   : "#           time             counts unit events\n");
+		fputs(header[p->aggr], p->out);
 	if (++p->nr_interval_prints == 25)
 		p->nr_interval_prints = 0;
 }
@@ -73,10 +78,29 @@ static void print_prefix(struct stat_printer *p, const struct stat_row *r)
 			fprintf(p->out, "\"interval\" : %lu.%09lu, ", sec, nsec);
 		if (r->cpu >= 0)
 			fprintf(p->out, "\"cpu\" : \"%d\", ", r->cpu);
+		else if (p->aggr == STAT_AGGR_CORE)
+			fprintf(p->out, "\"core\" : \"S%d-D%d-C%d\", \"aggregate-number\" : %d, ", r->id.socket,
+				r->id.die, r->id.core, r->nr_cpus);
+		else if (p->aggr == STAT_AGGR_SOCKET)
+			fprintf(p->out, "\"socket\" : \"S%d\", \"aggregate-number\" : %d, ", r->id.socket, r->nr_cpus);
 		return;
 	}
 	if (p->interval)
 		fprintf(p->out, "%6lu.%09lu%s", sec, nsec, p->sep);
+	/* perf's widths in the table: the core number in 8 columns, the socket's in 5, the CPUs in 4 */
+	if (p->aggr == STAT_AGGR_CORE && r->cpu < 0) {
+		if (is_std(p))
+			fprintf(p->out, "S%d-D%d-C%-8d%s%4d%s", r->id.socket, r->id.die, r->id.core, p->sep, r->nr_cpus,
+				p->sep);
+		else
+			fprintf(p->out, "S%d-D%d-C%d%s%d%s", r->id.socket, r->id.die, r->id.core, p->sep, r->nr_cpus,
+				p->sep);
+	} else if (p->aggr == STAT_AGGR_SOCKET && r->cpu < 0) {
+		if (is_std(p))
+			fprintf(p->out, "S%-5d%s%4d%s", r->id.socket, p->sep, r->nr_cpus, p->sep);
+		else
+			fprintf(p->out, "S%d%s%d%s", r->id.socket, p->sep, r->nr_cpus, p->sep);
+	}
 	if (r->cpu >= 0) {
 		if (is_std(p))
 			fprintf(p->out, "CPU%-7d%s", r->cpu, p->sep);
@@ -265,17 +289,87 @@ struct cell {
 	bool counted;
 };
 
+/* One aggregation: a CPU, a core, a socket, or all. */
+struct aggr {
+	int cpu;		/* -A, else -1 */
+	struct cpu_topo id;
+	int nr_cpus;
+};
+
 struct stat_cells {
 	int nr_ctrs, nr_slots, nr_aggr;
+	enum stat_aggr mode;
+	int *slot_aggr;		/* slot -> aggregation */
+	struct aggr *aggr;
 	struct cell *c;		/* nr_ctrs x nr_aggr */
 };
 
-struct stat_cells *stat_cells_new(const struct stat_engine *s, bool per_slot)
+/* perf's order: by socket, then die, then core (per socket: die and core 0). */
+static int aggr_cmp(const struct cpu_topo *a, const struct cpu_topo *b)
+{
+	if (a->socket != b->socket)
+		return a->socket < b->socket ? -1 : 1;
+	if (a->die != b->die)
+		return a->die < b->die ? -1 : 1;
+	return a->core < b->core ? -1 : a->core > b->core;
+}
+
+static struct cpu_topo aggr_key(enum stat_aggr mode, const struct cpu_topo *t)
+{
+	struct cpu_topo k = { .socket = t->socket };
+	if (mode == STAT_AGGR_CORE) {
+		k.die = t->die;
+		k.core = t->core;
+	}
+	return k;
+}
+
+/* The aggregation of each slot: new ones inserted in order. */
+static void cells_map(struct stat_cells *c, const struct stat_engine *s, enum stat_aggr mode,
+		      const struct cpu_topo *topo)
+{
+	c->slot_aggr = xcalloc((size_t)c->nr_slots, sizeof(int));
+	c->aggr = xcalloc((size_t)c->nr_slots, sizeof(*c->aggr));
+	if (mode == STAT_AGGR_GLOBAL || (mode != STAT_AGGR_CPU && !topo) || stat_slot_cpu(s, 0) < 0) {
+		c->nr_aggr = 1;
+		c->aggr[0] = (struct aggr){ .cpu = -1, .nr_cpus = c->nr_slots };
+		return;
+	}
+	if (mode == STAT_AGGR_CPU) {
+		c->nr_aggr = c->nr_slots;
+		for (int i = 0; i < c->nr_slots; i++) {
+			c->slot_aggr[i] = i;
+			c->aggr[i] = (struct aggr){ .cpu = stat_slot_cpu(s, i), .nr_cpus = 1 };
+		}
+		return;
+	}
+	for (int i = 0; i < c->nr_slots; i++) {
+		struct cpu_topo k = aggr_key(mode, &topo[stat_slot_cpu(s, i)]);
+		int a = 0;
+		while (a < c->nr_aggr && aggr_cmp(&c->aggr[a].id, &k) < 0)
+			a++;
+		if (a == c->nr_aggr || aggr_cmp(&c->aggr[a].id, &k)) {
+			memmove(&c->aggr[a + 1], &c->aggr[a], (size_t)(c->nr_aggr - a) * sizeof(*c->aggr));
+			c->aggr[a] = (struct aggr){ .cpu = -1, .id = k };
+			c->nr_aggr++;
+		}
+		c->aggr[a].nr_cpus++;
+	}
+	for (int i = 0; i < c->nr_slots; i++) {
+		struct cpu_topo k = aggr_key(mode, &topo[stat_slot_cpu(s, i)]);
+		for (int a = 0; a < c->nr_aggr; a++)
+			if (!aggr_cmp(&c->aggr[a].id, &k))
+				c->slot_aggr[i] = a;
+	}
+}
+
+struct stat_cells *stat_cells_new(const struct stat_engine *s, enum stat_aggr aggr, const struct cpu_topo *topo)
 {
 	struct stat_cells *c = xcalloc(1, sizeof(*c));
 	c->nr_ctrs = stat_nr_counters(s);
 	c->nr_slots = stat_nr_slots(s);
-	c->nr_aggr = per_slot ? c->nr_slots : 1;
+	c->mode = aggr;
+	cells_map(c, s, aggr, topo);
 	c->c = xcalloc((size_t)c->nr_ctrs * (size_t)c->nr_aggr, sizeof(*c->c));
 	return c;
 }
@@ -289,7 +383,7 @@ void stat_cells_add(struct stat_cells *c, const struct stat_value *v)
 		memset(run, 0, sizeof(run));
 		memset(ena, 0, sizeof(ena));
 		for (int s = 0; s < c->nr_slots; s++) {
-			int a = c->nr_aggr > 1 ? s : 0;
+			int a = c->slot_aggr[s];
 			const struct stat_value *x = &v[i * c->nr_slots + s];
 			sum[a] += stat_scaled(x);
 			run[a] += x->run;
@@ -305,33 +399,49 @@ void stat_cells_add(struct stat_cells *c, const struct stat_value *v)
 	}
 }
 
+static bool same_cgroup(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The clock counted in aggregation a for counter i's cgroup: its value
+ * in ns, else -1 (no rate). */
+static double clock_of(const struct stat_cells *c, const struct stat_engine *s, int i, int a)
+{
+	const char *cgroup = stat_counter(s, i)->cgroup;
+	for (int k = 0; k < c->nr_ctrs; k++) {
+		const struct cell *kc = &c->c[k * c->nr_aggr + a];
+		const struct stat_counter *kn = stat_counter(s, k);
+		if (kn->is_clock && kn->supported && kc->counted && same_cgroup(kn->cgroup, cgroup))
+			return kc->acc.mean;
+	}
+	return -1;
+}
+
 void stat_cells_print(struct stat_printer *p, const struct stat_cells *c, const struct stat_engine *s,
 		      double wall_ns)
 {
-	for (int i = 0; i < c->nr_ctrs; i++) {
-		for (int a = 0; a < c->nr_aggr; a++) {
-			const struct cell *cell = &c->c[i * c->nr_aggr + a];
-			struct stat_row row = {
-				.c = stat_counter(s, i),
-				.cpu = c->nr_aggr > 1 ? stat_slot_cpu(s, a) : -1,
-				.counted = cell->counted,
-				.avg = cell->acc.mean,
-				.stddev = stat_acc_stddev_mean(&cell->acc),
-				.run = cell->run,
-				.ena = cell->ena,
-				.clock_ns = -1,
-				.wall_ns = wall_ns,
-			};
-			for (int k = 0; k < c->nr_ctrs; k++) {
-				const struct cell *kc = &c->c[k * c->nr_aggr + a];
-				const struct stat_counter *kn = stat_counter(s, k);
-				if (kn->is_clock && kn->supported && kc->counted && kn->cgroup == row.c->cgroup) {
-					row.clock_ns = kc->acc.mean;
-					break;
-				}
-			}
-			stat_print_row(p, &row);
-		}
+	/* perf: -A counter by counter (each on every CPU), --per-core and
+	 * --per-socket core by core (each with every counter) */
+	bool by_aggr = c->mode == STAT_AGGR_CORE || c->mode == STAT_AGGR_SOCKET;
+	int n = c->nr_ctrs * c->nr_aggr;
+	for (int k = 0; k < n; k++) {
+		int i = by_aggr ? k % c->nr_ctrs : k / c->nr_aggr, a = by_aggr ? k / c->nr_ctrs : k % c->nr_aggr;
+		const struct cell *cell = &c->c[i * c->nr_aggr + a];
+		struct stat_row row = {
+			.c = stat_counter(s, i),
+			.cpu = c->aggr[a].cpu,
+			.id = c->aggr[a].id,
+			.nr_cpus = c->aggr[a].nr_cpus,
+			.counted = cell->counted,
+			.avg = cell->acc.mean,
+			.stddev = stat_acc_stddev_mean(&cell->acc),
+			.run = cell->run,
+			.ena = cell->ena,
+			.clock_ns = clock_of(c, s, i, a),
+			.wall_ns = wall_ns,
+		};
+		stat_print_row(p, &row);
 	}
 }
 
@@ -340,6 +450,8 @@ void stat_cells_free(struct stat_cells *c)
 	if (!c)
 		return;
 	free(c->c);
+	free(c->slot_aggr);
+	free(c->aggr);
 	free(c);
 }
 

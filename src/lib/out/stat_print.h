@@ -6,12 +6,17 @@
 #define BPFPERF_STAT_PRINT_H
 
 #include "feat/stat.h"
+#include "util.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 enum stat_fmt { STAT_FMT_STD, STAT_FMT_CSV, STAT_FMT_JSON };
+
+/* How the CPUs' counts are summed: all in one, one line per CPU (-A), per
+ * core (--per-core: socket, die, core) or per socket (--per-socket). */
+enum stat_aggr { STAT_AGGR_GLOBAL, STAT_AGGR_CPU, STAT_AGGR_CORE, STAT_AGGR_SOCKET };
 
 struct stat_printer {
 	FILE *out;
@@ -22,13 +27,15 @@ struct stat_printer {
 	bool interval;		/* -I: a timestamp starts every line */
 	uint64_t ts_ns;		/* -I: the timestamp of the lines being printed */
 	int nr_interval_prints;	/* the table's header is repeated every 25 */
-	bool per_cpu;		/* -A: a CPU column */
+	enum stat_aggr aggr;	/* the interval header's columns, the core/socket prefix */
 };
 
 /* One line: a counter in one aggregation (all CPUs, or one with -A). */
 struct stat_row {
 	const struct stat_counter *c;
 	int cpu;		/* -A: the CPU, else -1 */
+	struct cpu_topo id;	/* --per-core/--per-socket: the core or socket */
+	int nr_cpus;		/* --per-core/--per-socket: the CPUs summed */
 	bool counted;		/* false: <not counted> (never ran) */
 	double avg;		/* scaled count (mean over -r runs), raw units */
 	double stddev;		/* of the mean over -r runs, 0 for one */
@@ -47,10 +54,11 @@ void stat_print_footer(struct stat_printer *p, double elapsed_s, double elapsed_
 		       double sys_s);
 
 /* Counts of an engine summed over its slots into aggregations (all slots
- * in one, or one per slot with -A) and averaged over -r runs: what the
- * table's rows show. */
+ * in one, one per slot with -A, one per core or socket in perf's order:
+ * by socket, die, core) and averaged over -r runs: what the table's rows
+ * show. topo[cpu]: each CPU's place (--per-core/--per-socket only). */
 struct stat_cells;
-struct stat_cells *stat_cells_new(const struct stat_engine *s, bool per_slot);	/* s: the sizes */
+struct stat_cells *stat_cells_new(const struct stat_engine *s, enum stat_aggr aggr, const struct cpu_topo *topo);
 /* Add one run's (or interval's) values[counter * nr_slots + slot]. */
 void stat_cells_add(struct stat_cells *c, const struct stat_value *values);
 /* One row per counter and aggregation; wall_ns: the elapsed time (the
