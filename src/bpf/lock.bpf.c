@@ -12,8 +12,9 @@
  * tp_btf programs with task storage; raw_tp programs with task storage;
  * raw_tp programs with a hash map keyed by thread id. With --lock-addr the
  * end program also names the lock where it can: the mm's mmap_lock, the
- * sighand's siglock, this CPU's runqueue lock, or the slab cache of the
- * object holding the lock (bpf_get_kmem_cache, tp_btf only). */
+ * sighand's siglock, this CPU's runqueue lock, a memory zone's lock, or the
+ * slab cache of the object holding the lock and the lock's offset in the
+ * object (bpf_get_kmem_cache, tp_btf only). */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
@@ -28,6 +29,7 @@ const volatile __u32 aggr = LOCK_AGGR_CALLER;
 const volatile __u8 name_locks = 0;	/* LOCK_AGGR_ADDR: known locks */
 const volatile __u8 use_kmem_cache = 0;	/* bpf_get_kmem_cache may be called */
 const volatile __u64 flags_filter = 0;	/* non-zero: only these types, bit (1 << flags) each */
+const volatile __u32 page_shift = 12;	/* log2 of the page size */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -61,7 +63,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1024);
 	__type(key, __u64);
-	__type(value, struct lock_slab_name);
+	__type(value, struct lock_slab_info);
 } slab_names SEC(".maps");
 
 struct {
@@ -188,6 +190,45 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, bool ts)
 	return 0;
 }
 
+/* Is addr the lock of one of the zones of node nid? The node's pglist_data
+ * is reached through the memory cgroup's per-node lruvec (CONFIG_MEMCG):
+ * node_data and contig_page_data are in kallsyms only with
+ * CONFIG_KALLSYMS_ALL and have no BTF variable. */
+static __always_inline bool node_zone_lock(struct mem_cgroup *memcg, int nid, __u64 addr)
+{
+	struct mem_cgroup_per_node *pn = NULL;
+	struct pglist_data *pgdat;
+
+	if (nid < 0 || nid >= 1024)
+		return false;
+	if (bpf_core_read(&pn, sizeof(pn), &memcg->nodeinfo[nid]) || !pn)
+		return false;
+	pgdat = BPF_CORE_READ(pn, lruvec.pgdat);
+	if (!pgdat)
+		return false;
+	__u64 zones = (__u64)__builtin_preserve_access_index(&pgdat->node_zones[0]);
+	__u64 zone_size = bpf_core_type_size(struct zone);
+	__u64 lock_off = bpf_core_field_offset(struct zone, lock);
+	__u32 nr = zone_size ? bpf_core_field_size(struct pglist_data, node_zones) / zone_size : 0;
+	return lock_zone_index(addr, zones, zone_size, lock_off, nr) >= 0;
+}
+
+static __always_inline bool zone_lock(struct task_struct *t, __u64 addr)
+{
+	if (!bpf_core_field_exists(struct lruvec, pgdat) || !bpf_core_type_exists(struct mem_cgroup) ||
+	    !bpf_core_enum_value_exists(enum cgroup_subsys_id, memory_cgrp_id))
+		return false;
+	int id = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id);
+	struct css_set *cs = BPF_CORE_READ(t, cgroups);
+	struct cgroup_subsys_state *css = NULL;
+	if (!cs || id < 0 || id >= 32 || bpf_core_read(&css, sizeof(css), &cs->subsys[id]) || !css)
+		return false;
+	struct mem_cgroup *memcg = (void *)((char *)css - bpf_core_field_offset(struct mem_cgroup, css));
+	int nid = bpf_get_numa_node_id();
+	/* this CPU's node, else node 0 (one node: the usual case) */
+	return node_zone_lock(memcg, nid, addr) || (nid != 0 && node_zone_lock(memcg, 0, addr));
+}
+
 /* What the lock at addr is, seen from the waiting task (LOCK_AGGR_ADDR). */
 static __always_inline __u32 known_lock(__u64 addr)
 {
@@ -212,24 +253,38 @@ static __always_inline __u32 known_lock(__u64 addr)
 		if (rq && addr == rql)
 			return LOCK_KNOWN_RQ;
 	}
+	if (zone_lock(t, addr))
+		return LOCK_KNOWN_ZONE;
 	return LOCK_KNOWN_NONE;
 }
 
-/* The slab cache of the object holding the lock, its name remembered. */
-static __always_inline __u64 slab_of(__u64 addr)
+/* The slab cache of the object holding the lock, its name and layout
+ * remembered, and the lock's offset in the object (*obj_off). */
+static __always_inline __u64 slab_of(__u64 addr, __u64 *obj_off)
 {
+	*obj_off = LOCK_OBJ_OFF_NONE;
 	if (!use_kmem_cache || !ksym_exists(bpf_get_kmem_cache))
 		return 0;
 	struct kmem_cache *s = bpf_get_kmem_cache(addr);
 	__u64 key = (__u64)s;
 	if (!s)
 		return 0;
-	if (!bpf_map_lookup_elem(&slab_names, &key)) {
-		struct lock_slab_name n = {};
+	struct lock_slab_info *si = bpf_map_lookup_elem(&slab_names, &key);
+	if (!si) {
+		struct lock_slab_info n = {};
 		const char *name = BPF_CORE_READ(s, name);
 		bpf_probe_read_kernel_str(n.name, sizeof(n.name), name);
+		n.size = BPF_CORE_READ(s, size);
+		n.object_size = BPF_CORE_READ(s, object_size);
+		if (bpf_core_field_exists(s->red_left_pad))
+			n.red_left_pad = BPF_CORE_READ(s, red_left_pad);
+		n.order = BPF_CORE_READ(s, oo.x) >> 16;	/* OO_SHIFT */
 		bpf_map_update_elem(&slab_names, &key, &n, BPF_NOEXIST);
+		si = bpf_map_lookup_elem(&slab_names, &key);
+		if (!si)
+			return key;
 	}
+	*obj_off = lock_slab_obj_offset(addr, page_shift, si);
 	return key;
 }
 
@@ -275,11 +330,12 @@ static __always_inline int on_end(__u64 lock, bool ts)
 
 	struct lock_value *v = bpf_map_lookup_elem(&stat, &k);
 	if (!v) {
-		struct lock_value nv = { .count = 1, .total = d, .max = d, .min = d, .flags = flags };
+		struct lock_value nv = { .count = 1, .total = d, .max = d, .min = d, .flags = flags,
+					 .obj_off = LOCK_OBJ_OFF_NONE };
 		if (aggr == LOCK_AGGR_ADDR && name_locks) {
 			nv.known = known_lock(lock);
 			if (nv.known == LOCK_KNOWN_NONE)
-				nv.slab = slab_of(lock);
+				nv.slab = slab_of(lock, &nv.obj_off);
 		}
 		if (aggr == LOCK_AGGR_TASK) {
 			char comm[16];

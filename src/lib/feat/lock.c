@@ -3,6 +3,7 @@
  * attaching, reading the aggregation map, naming callers and locks. */
 #include <linux/types.h>
 
+#include "btf/btf_path.h"
 #include "feat/lock.h"
 #include "log.h"
 #include "skel/skel.h"
@@ -15,6 +16,7 @@
 #include "lock.skel.h"
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -38,6 +40,8 @@ struct lock {
 	struct machine *m;
 	uint64_t sched_text[2], lock_text[2];	/* [start, end), 0 unknown */
 	bool sections_read;
+	struct btf *btf;	/* the kernel's, for member paths in slab objects */
+	bool btf_tried;
 };
 
 /* ---- pure helpers ---------------------------------------------------------- */
@@ -195,6 +199,10 @@ static int load_design(void *ctx, int design)
 	skel->rodata->name_locks = o->aggr == LOCK_AGGR_ADDR;
 	skel->rodata->use_kmem_cache = design == LOCK_DESIGN_BTF_TS;
 	skel->rodata->flags_filter = o->type_mask;
+	long page = sysconf(_SC_PAGESIZE);
+	for (uint32_t shift = 0; shift < 20; shift++)
+		if (page == 1L << shift)
+			skel->rodata->page_shift = shift;
 	bpf_map__set_max_entries(skel->maps.stat, o->map_entries ? o->map_entries : 16384);
 	if (o->aggr != LOCK_AGGR_CALLER) {
 		bpf_map__set_max_entries(skel->maps.stacks, 1);
@@ -405,10 +413,82 @@ static void name_caller(struct lock *l, struct lock_entry *e, const uint64_t *ip
 	e->name = c < n ? machine_intern(l->m, lock_symbolize(l, ips[c], buf, sizeof(buf))) : "";
 }
 
+/* The struct and member names a lock of these flags has in BTF (the type
+ * contention_begin's lock pointer points to, and the types wrapping it at
+ * the same address). */
+const char *const *lock_btf_types(uint32_t flags)
+{
+	static const char *const spin[] = { "spinlock_t", "spinlock", "raw_spinlock_t", "raw_spinlock",
+					    "arch_spinlock_t", "qspinlock", NULL };
+	static const char *const rwlock[] = { "rwlock_t", "rwlock", "arch_rwlock_t", "qrwlock", NULL };
+	static const char *const rwsem[] = { "rw_semaphore", NULL };
+	static const char *const mutex[] = { "mutex", NULL };
+	static const char *const sem[] = { "semaphore", NULL };
+	static const char *const pcpu[] = { "percpu_rw_semaphore", NULL };
+	static const char *const rt[] = { "rt_mutex", "rt_mutex_base", NULL };
+	static const char *const rwrt[] = { "rwlock_t", "rwlock", "rwbase_rt", NULL };
+	const char *cls = lock_type_class(flags);
+
+	if (!strcmp(cls, "spinlock"))
+		return spin;
+	if (!strcmp(cls, "rwlock"))
+		return rwlock;
+	if (!strcmp(cls, "rwsem"))
+		return rwsem;
+	if (!strcmp(cls, "mutex"))
+		return mutex;
+	if (!strcmp(cls, "semaphore"))
+		return sem;
+	if (!strcmp(cls, "percpu-rwsem"))
+		return pcpu;
+	if (!strcmp(cls, "rt-mutex"))
+		return rt;
+	if (!strcmp(cls, "rwlock-rt"))
+		return rwrt;
+	return NULL;
+}
+
+int lock_slab_member_name(const struct btf *btf, const struct lock_slab_info *si, uint64_t obj_off,
+			  uint32_t flags, char *buf, size_t len)
+{
+	const char *const *types = lock_btf_types(flags);
+	char name[LOCK_SLAB_NAME + 1];
+	char path[256];
+	int err;
+
+	if (!btf || !types || obj_off == LOCK_OBJ_OFF_NONE)
+		return -ENOENT;
+	memcpy(name, si->name, LOCK_SLAB_NAME);
+	name[LOCK_SLAB_NAME] = '\0';
+	uint32_t id = btf_slab_struct(btf, name, si->object_size);
+	if (!id)
+		return -ENOENT;
+	err = btf_member_path(btf, id, obj_off, types, path, sizeof(path));
+	if (err)
+		return err;
+	if ((size_t)snprintf(buf, len, "&%s", path) >= len)
+		return -E2BIG;
+	return 0;
+}
+
+static const struct btf *kernel_btf(struct lock *l)
+{
+	if (!l->btf_tried) {
+		l->btf_tried = true;
+		l->btf = btf__load_vmlinux_btf();
+		if (!l->btf) {
+			pr_debug("the kernel's BTF cannot be read (%s): locks in slab objects are named "
+				 "by their cache only", log_strerr(-errno));
+			l->btf = NULL;
+		}
+	}
+	return l->btf;
+}
+
 static void name_lock(struct lock *l, struct lock_entry *e)
 {
-	static const char *const known[] = { "", "mmap_lock", "siglock", "rq_lock" };
-	char buf[128];
+	static const char *const known[] = { "", "mmap_lock", "siglock", "rq_lock", "zone_lock" };
+	char buf[300];
 	const char *sym;
 	uint64_t off;
 
@@ -418,10 +498,15 @@ static void name_lock(struct lock *l, struct lock_entry *e)
 		return;
 	}
 	if (e->v.slab) {
-		struct lock_slab_name sn;
-		if (!bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.slab_names), &e->v.slab, &sn)) {
-			sn.name[sizeof(sn.name) - 1] = '\0';
-			snprintf(buf, sizeof(buf), "&%s", sn.name);
+		struct lock_slab_info si;
+		if (!bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.slab_names), &e->v.slab, &si)) {
+			si.name[sizeof(si.name) - 1] = '\0';
+			snprintf(buf, sizeof(buf), "&%s", si.name);
+			e->cache = machine_intern(l->m, buf);
+			/* beyond perf: the member the lock is in the cache's struct */
+			if (e->v.obj_off == LOCK_OBJ_OFF_NONE ||
+			    lock_slab_member_name(kernel_btf(l), &si, e->v.obj_off, e->v.flags, buf, sizeof(buf)))
+				snprintf(buf, sizeof(buf), "&%s", si.name);
 			e->name = machine_intern(l->m, buf);
 			return;
 		}
@@ -526,6 +611,7 @@ void lock_close(struct lock *l)
 	if (!l)
 		return;
 	lock_bpf__destroy(l->skel);
+	btf__free(l->btf);
 	if (l->m)
 		machine_free(l->m);
 	free(l);
