@@ -30,6 +30,12 @@ const volatile __u8 name_locks = 0;	/* LOCK_AGGR_ADDR: known locks */
 const volatile __u8 use_kmem_cache = 0;	/* bpf_get_kmem_cache may be called */
 const volatile __u64 flags_filter = 0;	/* non-zero: only these types, bit (1 << flags) each */
 const volatile __u32 page_shift = 12;	/* log2 of the page size */
+/* --lock-filter: only the locks at the addresses of addr_filter, the known
+ * locks of known_filter (bit 1 << enum lock_known) and the locks in objects
+ * of the slab caches named in slab_filter (nr_slab_filter of them) */
+const volatile __u8 lock_filter = 0;
+const volatile __u32 known_filter = 0;
+const volatile __u32 nr_slab_filter = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -72,6 +78,30 @@ struct {
 	__type(key, __u32);
 	__type(value, char[16]);
 } task_comms SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u64);
+	__type(value, __u8);
+} addr_filter SEC(".maps");
+
+/* the cache names of the filter, LOCK_SLAB_NAME bytes each */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, LOCK_FILTER_SLABS);
+	__type(key, __u32);
+	__type(value, struct lock_slab_name);
+} slab_filter SEC(".maps");
+
+/* struct kmem_cache * -> 1 its name is in slab_filter, 0 not: each cache's
+ * name compared once */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u64);
+	__type(value, __u8);
+} slab_selected SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -160,12 +190,16 @@ static __always_inline bool type_selected(__u32 flags)
 	return (flags_filter >> (flags & 63)) & 1;
 }
 
+static __always_inline bool lock_selected(__u64 lock);
+
 static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, bool ts)
 {
 	if (!target_match(bpf_get_current_pid_tgid()))
 		return 0;
 	flags &= LOCK_F_MASK;
 	if (!type_selected(flags))
+		return 0;
+	if (lock_filter && !lock_selected(lock))
 		return 0;
 	count(LOCK_CNT_BEGIN);
 	struct lock_tstamp *p = tstamp_get(ts, true);
@@ -286,6 +320,55 @@ static __always_inline __u64 slab_of(__u64 addr, __u64 *obj_off)
 	}
 	*obj_off = lock_slab_obj_offset(addr, page_shift, si);
 	return key;
+}
+
+/* Is the cache's name one of slab_filter's? */
+static __always_inline bool slab_name_selected(struct kmem_cache *s)
+{
+	struct lock_slab_name n = {};
+	const char *name = BPF_CORE_READ(s, name);
+
+	bpf_probe_read_kernel_str(n.name, sizeof(n.name), name);
+	for (__u32 i = 0; i < LOCK_FILTER_SLABS && i < nr_slab_filter; i++) {
+		__u32 k = i;
+		struct lock_slab_name *f = bpf_map_lookup_elem(&slab_filter, &k);
+		bool same = true;
+		if (!f)
+			break;
+		for (int j = 0; j < LOCK_SLAB_NAME; j++) {
+			if (f->name[j] != n.name[j]) {
+				same = false;
+				break;
+			}
+			if (!n.name[j])
+				break;
+		}
+		if (same)
+			return true;
+	}
+	return false;
+}
+
+/* --lock-filter: the lock's address, what it is, or its slab cache. */
+static __always_inline bool lock_selected(__u64 lock)
+{
+	if (bpf_map_lookup_elem(&addr_filter, &lock))
+		return true;
+	if (known_filter && ((known_filter >> (known_lock(lock) & 31)) & 1))
+		return true;
+	if (nr_slab_filter && use_kmem_cache && ksym_exists(bpf_get_kmem_cache)) {
+		struct kmem_cache *s = bpf_get_kmem_cache(lock);
+		__u64 key = (__u64)s;
+		if (!s)
+			return false;
+		__u8 *seen = bpf_map_lookup_elem(&slab_selected, &key);
+		if (seen)
+			return *seen;
+		__u8 v = slab_name_selected(s);
+		bpf_map_update_elem(&slab_selected, &key, &v, BPF_NOEXIST);
+		return v;
+	}
+	return false;
 }
 
 static __always_inline int on_end(__u64 lock, bool ts)

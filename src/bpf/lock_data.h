@@ -85,14 +85,18 @@ struct lock_slab_info {
  * and the member path found from it fails its type check.) */
 SHARED_INLINE __u64 lock_slab_obj_offset(__u64 addr, __u32 page_shift, const struct lock_slab_info *s)
 {
-	__u64 in_slab, off;
+	__u64 slab_bytes, in_slab, off;
 
 	if (!s->size || s->order > 10 || page_shift > 16)
 		return LOCK_OBJ_OFF_NONE;
-	in_slab = addr & ((1ULL << (page_shift + s->order)) - 1);
+	slab_bytes = 1ULL << (page_shift + s->order);
+	in_slab = addr & (slab_bytes - 1);
 	if (in_slab < s->red_left_pad)
 		return LOCK_OBJ_OFF_NONE;
-	off = (in_slab - s->red_left_pad) % s->size;
+	off = in_slab - s->red_left_pad;
+	if (off / s->size >= slab_bytes / s->size)	/* the slab's unused tail */
+		return LOCK_OBJ_OFF_NONE;
+	off %= s->size;
 	return off < s->object_size ? off : LOCK_OBJ_OFF_NONE;
 }
 
@@ -111,6 +115,13 @@ SHARED_INLINE int lock_zone_index(__u64 addr, __u64 zones, __u64 zone_size, __u6
 	d /= zone_size;
 	return d < nr_zones ? (int)d : -1;
 }
+
+/* --lock-filter in the kernel: up to this many slab cache names (the
+ * addresses are a hash map of their own). */
+#define LOCK_FILTER_SLABS 16
+struct lock_slab_name {
+	char name[LOCK_SLAB_NAME];
+};
 
 /* Per-CPU counters (percpu_counters_read). */
 enum lock_counter {

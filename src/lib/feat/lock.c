@@ -42,6 +42,12 @@ struct lock {
 	bool sections_read;
 	struct btf *btf;	/* the kernel's, for member paths in slab objects */
 	bool btf_tried;
+	/* the lock filter, parsed */
+	uint64_t *filter_addrs;
+	size_t nr_filter_addrs;
+	uint32_t filter_known;	/* bit 1 << enum lock_known */
+	struct lock_slab_name filter_slabs[LOCK_FILTER_SLABS];
+	uint32_t nr_filter_slabs;
 };
 
 /* ---- pure helpers ---------------------------------------------------------- */
@@ -199,6 +205,13 @@ static int load_design(void *ctx, int design)
 	skel->rodata->name_locks = o->aggr == LOCK_AGGR_ADDR;
 	skel->rodata->use_kmem_cache = design == LOCK_DESIGN_BTF_TS;
 	skel->rodata->flags_filter = o->type_mask;
+	skel->rodata->lock_filter = l->nr_filter_addrs || l->filter_known || l->nr_filter_slabs;
+	skel->rodata->known_filter = l->filter_known;
+	skel->rodata->nr_slab_filter = l->nr_filter_slabs;
+	if (!skel->rodata->lock_filter) {
+		bpf_map__set_max_entries(skel->maps.addr_filter, 1);
+		bpf_map__set_max_entries(skel->maps.slab_selected, 1);
+	}
 	long page = sysconf(_SC_PAGESIZE);
 	for (uint32_t shift = 0; shift < 20; shift++)
 		if (page == 1L << shift)
@@ -252,6 +265,103 @@ static int check_tracepoints(void)
 	return -ENOENT;
 }
 
+static const char *const known_names[] = { "", "mmap_lock", "siglock", "rq_lock", "zone_lock" };
+
+/* The lock filter's names: what each selects in the kernel. */
+static int parse_lock_filter(struct lock *l, const char *list)
+{
+	char *dup = xstrdup(list), *save = NULL;
+	size_t cap = 0;
+	int err = 0;
+
+	for (char *w = strtok_r(dup, ",", &save); w && !err; w = strtok_r(NULL, ",", &save)) {
+		uint64_t addr = 0;
+		uint32_t k;
+		char *end;
+
+		for (k = 1; k < ARRAY_SIZE(known_names) && strcmp(w, known_names[k]); k++)
+			;
+		if (k < ARRAY_SIZE(known_names)) {
+			l->filter_known |= 1u << k;
+			continue;
+		}
+		if (w[0] == '&') {
+			if (strchr(w, '.') || strchr(w, '[')) {
+				pr_err("lock filter '%s': a member path names locks found by lock address only; "
+				       "filter by the slab cache ('&<cache>') or the lock's address here", w);
+				err = -EINVAL;
+			} else if (strlen(w + 1) >= LOCK_SLAB_NAME || !w[1]) {
+				pr_err("lock filter '%s': not a slab cache name (1 to %d characters after '&')", w,
+				       LOCK_SLAB_NAME - 1);
+				err = -EINVAL;
+			} else if (l->nr_filter_slabs >= LOCK_FILTER_SLABS) {
+				pr_err("lock filter: more than %d slab caches; filter by fewer", LOCK_FILTER_SLABS);
+				err = -E2BIG;
+			} else {
+				snprintf(l->filter_slabs[l->nr_filter_slabs++].name, LOCK_SLAB_NAME, "%s", w + 1);
+			}
+			continue;
+		}
+		errno = 0;
+		addr = strtoull(w, &end, 0);
+		if (errno || *end || end == w) {
+			const char *names[] = { w };
+			addr = 0;
+			if (machine_kernel_symbol_addrs(l->m, names, &addr, 1) != 1 || !addr) {
+				pr_err("lock filter '%s': not an address, a well-known lock (mmap_lock, siglock, "
+				       "rq_lock, zone_lock), a slab cache (&<cache>) or a kernel symbol in "
+				       "/proc/kallsyms (data symbols need CONFIG_KALLSYMS_ALL)", w);
+				err = -EINVAL;
+				continue;
+			}
+		}
+		ARRAY_GROW(l->filter_addrs, cap, l->nr_filter_addrs + 1);
+		l->filter_addrs[l->nr_filter_addrs++] = addr;
+	}
+	free(dup);
+	if (!err && l->nr_filter_addrs > 1024) {
+		pr_err("lock filter: %zu addresses, at most 1024", l->nr_filter_addrs);
+		err = -E2BIG;
+	}
+	return err;
+}
+
+static int fill_lock_filter(struct lock *l)
+{
+	int afd = bpf_map__fd(l->skel->maps.addr_filter), sfd = bpf_map__fd(l->skel->maps.slab_filter);
+	uint8_t one = 1;
+
+	for (size_t i = 0; i < l->nr_filter_addrs; i++) {
+		if (bpf_map_update_elem(afd, &l->filter_addrs[i], &one, BPF_ANY)) {
+			int err = -errno;
+			pr_err("cannot fill the lock filter's address map: %s", log_strerr(err));
+			return err;
+		}
+	}
+	for (uint32_t i = 0; i < l->nr_filter_slabs; i++) {
+		if (bpf_map_update_elem(sfd, &i, &l->filter_slabs[i], BPF_ANY)) {
+			int err = -errno;
+			pr_err("cannot fill the lock filter's slab cache map: %s", log_strerr(err));
+			return err;
+		}
+	}
+	if (l->nr_filter_slabs && l->design != LOCK_DESIGN_BTF_TS) {
+		pr_err("lock filter by slab cache: needs the bpf_get_kmem_cache kfunc (Linux 6.13+) with "
+		       "tp_btf programs, and this run uses %s; filter by address instead", designs[l->design].name);
+		return -EOPNOTSUPP;
+	}
+	if (l->nr_filter_slabs) {
+		const char *names[] = { "bpf_get_kmem_cache" };
+		uint64_t a = 0;
+		if (machine_kernel_symbol_addrs(l->m, names, &a, 1) != 1) {
+			pr_err("lock filter by slab cache: the kernel has no bpf_get_kmem_cache kfunc "
+			       "(Linux 6.13+); filter by address instead");
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
+
 int lock_open(const struct lock_opts *opts, struct lock **out)
 {
 	struct lock *l = xcalloc(1, sizeof(*l));
@@ -265,6 +375,11 @@ int lock_open(const struct lock_opts *opts, struct lock **out)
 		free(l);
 		return err;
 	}
+	l->m = machine_new(&(struct machine_opts){ .live = true });
+	if (l->o.lock_filter && l->o.aggr != LOCK_AGGR_ADDR && (err = parse_lock_filter(l, l->o.lock_filter))) {
+		lock_close(l);
+		return err;
+	}
 	err = skel_load_designs(designs, (int)ARRAY_SIZE(designs), load_design, l,
 				"the lock contention BPF programs", &chosen, &l->why);
 	if (err) {
@@ -272,7 +387,10 @@ int lock_open(const struct lock_opts *opts, struct lock **out)
 		return err;
 	}
 	l->design = (enum lock_design)chosen;
-	l->m = machine_new(&(struct machine_opts){ .live = true });
+	if ((err = fill_lock_filter(l))) {
+		lock_close(l);
+		return err;
+	}
 	*out = l;
 	return 0;
 }
@@ -487,13 +605,13 @@ static const struct btf *kernel_btf(struct lock *l)
 
 static void name_lock(struct lock *l, struct lock_entry *e)
 {
-	static const char *const known[] = { "", "mmap_lock", "siglock", "rq_lock", "zone_lock" };
+	static const char *const *const known = known_names;
 	char buf[300];
 	const char *sym;
 	uint64_t off;
 
 	e->named = true;
-	if (e->v.known > 0 && e->v.known < ARRAY_SIZE(known)) {
+	if (e->v.known > 0 && e->v.known < ARRAY_SIZE(known_names)) {
 		e->name = known[e->v.known];
 		return;
 	}
@@ -612,6 +730,7 @@ void lock_close(struct lock *l)
 		return;
 	lock_bpf__destroy(l->skel);
 	btf__free(l->btf);
+	free(l->filter_addrs);
 	if (l->m)
 		machine_free(l->m);
 	free(l);

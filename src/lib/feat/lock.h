@@ -37,6 +37,11 @@ struct lock_opts {
 	int stack_skip;		/* leading frames dropped; STACK_SKIP_AUTO: sym/stack_skip.h's rule */
 	uint32_t map_entries;	/* aggregation entries (0: 16384) */
 	int min_design;		/* testing: skip the better designs (enum lock_design) */
+	/* only these locks, filtered in the kernel (comma-separated: addresses,
+	 * mmap_lock, siglock, rq_lock, zone_lock, &<slab cache>, kernel data
+	 * symbols); NULL: all. Not with LOCK_AGGR_ADDR, whose entries are
+	 * filtered by name afterwards (lock_result_filter). */
+	const char *lock_filter;
 };
 
 struct lock_entry {
