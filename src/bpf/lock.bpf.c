@@ -377,8 +377,10 @@ static __always_inline int on_end(__u64 lock, bool ts)
 	if (!p || !p->lock)
 		return 0;
 	if (p->lock != lock) {
+		/* the end of a lock waited for inside the wait (an rwsem's or
+		 * mutex's wait_lock): not counted, and the outer wait goes on,
+		 * as perf does */
 		count(LOCK_CNT_LOCK_MISMATCH);
-		p->lock = 0;
 		return 0;
 	}
 	__u64 now = bpf_ktime_get_ns();

@@ -131,7 +131,9 @@ enum lock_counter {
 	LOCK_CNT_NO_STACK,	/* the stack could not be taken (stack map full) */
 	LOCK_CNT_MAP_FULL,	/* the aggregation map was full: contention lost */
 	LOCK_CNT_TASK_FULL,	/* no per-task slot (task storage or hash full) */
-	LOCK_CNT_LOCK_MISMATCH,	/* end for another lock than begin: dropped */
+	LOCK_CNT_LOCK_MISMATCH,	/* end for another lock than the one waited for (a nested
+				 * wait's, e.g. the wait_lock inside an rwsem's wait): not
+				 * counted, the outer wait kept (as perf) */
 	LOCK_CNT__MAX,
 };
 
