@@ -115,8 +115,10 @@ else
 fi
 
 # -- bad filters
-"$BPFPERF" lock con -L '&ext4_inode_info.vfs_inode.i_rwsem' -- true >/dev/null 2>err && fail "-L member path by caller: accepted"
+"$BPFPERF" lock con -L '&ext4_inode_info.vfs_inode.i_rwsem' -- true >/dev/null 2>err; [ $? = 2 ] || fail "-L member path by caller: exit not 2"
 grep -q "member path names locks found by lock address only" err || { cat err; fail "-L member path by caller: message"; }
-"$BPFPERF" lock con -L 'no_such_lock_name' -- true >/dev/null 2>err && fail "-L unknown name: accepted"
+"$BPFPERF" lock con -L 'no_such_lock_name' -- true >/dev/null 2>err; [ $? = 2 ] || fail "-L unknown name: exit not 2"
 grep -q "lock filter 'no_such_lock_name': not an address, a well-known lock" err || { cat err; fail "-L unknown name: message"; }
-ok "bad lock filters are refused with a message"
+"$BPFPERF" lock con -L '&this_cache_name_is_far_too_long_for_a_slab' -- true >/dev/null 2>err; [ $? = 2 ] ||
+  fail "-L too long a cache name: exit not 2"
+ok "bad lock filters are refused with a message, exit 2"

@@ -326,6 +326,16 @@ static int parse_lock_filter(struct lock *l, const char *list)
 	return err;
 }
 
+int lock_filter_check(const char *list)
+{
+	struct lock l = { 0 };
+	l.m = machine_new(&(struct machine_opts){ .live = true });
+	int err = parse_lock_filter(&l, list);
+	free(l.filter_addrs);
+	machine_free(l.m);
+	return err;
+}
+
 static int fill_lock_filter(struct lock *l)
 {
 	int afd = bpf_map__fd(l->skel->maps.addr_filter), sfd = bpf_map__fd(l->skel->maps.slab_filter);
