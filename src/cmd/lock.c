@@ -208,8 +208,8 @@ static int run_lock(const struct lock_cli *o, uint64_t type_mask, struct workloa
 	struct lock_result r = { 0 };
 	int ret = EXIT_FAIL, err;
 
-	if (lo.lock_filter && lock_filter_check(lo.lock_filter) < 0)
-		return EXIT_USAGE;	/* a bad value, named */
+	if (lo.lock_filter && (err = lock_filter_check(lo.lock_filter)) < 0)
+		return err == -EOPNOTSUPP ? EXIT_FAIL : EXIT_USAGE;	/* named: the kernel, or a bad value */
 	if (lock_open(&lo, &l) < 0)
 		return EXIT_FAIL;
 	say_design(l);

@@ -265,6 +265,58 @@ static int check_tracepoints(void)
 	return -ENOENT;
 }
 
+static const struct btf *kernel_btf(struct lock *l)
+{
+	if (!l->btf_tried) {
+		l->btf_tried = true;
+		l->btf = btf__load_vmlinux_btf();
+		if (!l->btf) {
+			pr_debug("the kernel's BTF cannot be read (%s): locks in slab objects are named "
+				 "by their cache only", log_strerr(-errno));
+			l->btf = NULL;
+		}
+	}
+	return l->btf;
+}
+
+/* Can the BPF side tell zone locks here? Its way to the zones: the memory
+ * cgroup's per-node lruvec (CONFIG_MEMCG, the controller enabled). */
+static bool zone_lock_usable(struct lock *l, const char **why)
+{
+	const struct btf *btf = kernel_btf(l);
+	char *cgroups;
+
+	if (!btf) {
+		*why = "the kernel's BTF cannot be read";
+		return false;
+	}
+	int id = btf__find_by_name_kind(btf, "lruvec", BTF_KIND_STRUCT);
+	bool pgdat = false;
+	if (id > 0) {
+		const struct btf_type *t = btf__type_by_id(btf, (uint32_t)id);
+		const struct btf_member *m = btf_members(t);
+		for (uint16_t i = 0; i < btf_vlen(t); i++, m++)
+			pgdat |= !strcmp(btf__name_by_offset(btf, m->name_off), "pgdat");
+	}
+	if (!pgdat || btf__find_by_name_kind(btf, "mem_cgroup", BTF_KIND_STRUCT) <= 0) {
+		*why = "the kernel has no memory cgroups (CONFIG_MEMCG), through which the zones are found";
+		return false;
+	}
+	if ((cgroups = read_file("/proc/cgroups", NULL))) {
+		/* "memory <hierarchy> <num_cgroups> <enabled>" */
+		char *line = strstr(cgroups, "\nmemory\t");
+		unsigned h, n, on = 1;
+		if (line && sscanf(line + 8, "%u %u %u", &h, &n, &on) == 3 && !on) {
+			free(cgroups);
+			*why = "the memory cgroup controller is disabled (cgroup_disable=memory), through which "
+			       "the zones are found";
+			return false;
+		}
+		free(cgroups);
+	}
+	return true;
+}
+
 static const char *const known_names[] = { "", "mmap_lock", "siglock", "rq_lock", "zone_lock" };
 
 /* The lock filter's names: what each selects in the kernel. */
@@ -282,6 +334,12 @@ static int parse_lock_filter(struct lock *l, const char *list)
 		for (k = 1; k < ARRAY_SIZE(known_names) && strcmp(w, known_names[k]); k++)
 			;
 		if (k < ARRAY_SIZE(known_names)) {
+			const char *why;
+			if (k == LOCK_KNOWN_ZONE && !zone_lock_usable(l, &why)) {
+				pr_err("lock filter 'zone_lock': zone locks cannot be told here: %s; filter by the "
+				       "zone lock's address", why);
+				err = -EOPNOTSUPP;
+			}
 			l->filter_known |= 1u << k;
 			continue;
 		}
@@ -332,6 +390,7 @@ int lock_filter_check(const char *list)
 	l.m = machine_new(&(struct machine_opts){ .live = true });
 	int err = parse_lock_filter(&l, list);
 	free(l.filter_addrs);
+	btf__free(l.btf);
 	machine_free(l.m);
 	return err;
 }
@@ -397,6 +456,9 @@ int lock_open(const struct lock_opts *opts, struct lock **out)
 		return err;
 	}
 	l->design = (enum lock_design)chosen;
+	const char *why;
+	if (l->o.aggr == LOCK_AGGR_ADDR && !zone_lock_usable(l, &why))
+		pr_info("zone locks are not named zone_lock: %s", why);
 	if ((err = fill_lock_filter(l))) {
 		lock_close(l);
 		return err;
@@ -597,20 +659,6 @@ int lock_slab_member_name(const struct btf *btf, const struct lock_slab_info *si
 	if ((size_t)snprintf(buf, len, "&%s", path) >= len)
 		return -E2BIG;
 	return 0;
-}
-
-static const struct btf *kernel_btf(struct lock *l)
-{
-	if (!l->btf_tried) {
-		l->btf_tried = true;
-		l->btf = btf__load_vmlinux_btf();
-		if (!l->btf) {
-			pr_debug("the kernel's BTF cannot be read (%s): locks in slab objects are named "
-				 "by their cache only", log_strerr(-errno));
-			l->btf = NULL;
-		}
-	}
-	return l->btf;
 }
 
 static void name_lock(struct lock *l, struct lock_entry *e)
