@@ -86,6 +86,15 @@ struct {
 	__type(value, __u8);
 } addr_filter SEC(".maps");
 
+/* each CPU's runqueue lock, as seen from that CPU (LOCK_AGGR_ADDR): user
+ * space names another CPU's runqueue lock with it */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} rq_locks SEC(".maps");
+
 /* the cache names of the filter, LOCK_SLAB_NAME bytes each */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -263,6 +272,21 @@ static __always_inline bool zone_lock(struct task_struct *t, __u64 addr)
 	return node_zone_lock(memcg, nid, addr) || (nid != 0 && node_zone_lock(memcg, 0, addr));
 }
 
+/* This CPU's runqueue lock, reached through the running task's cfs_rq
+ * (CONFIG_FAIR_GROUP_SCHED), as perf checks it: the typed ksym `runqueues`
+ * needs CONFIG_KALLSYMS_ALL, which kernels often lack. 0 unknown. */
+static __always_inline __u64 this_rq_lock(struct task_struct *t)
+{
+	if (!bpf_core_field_exists(struct cfs_rq, rq))
+		return 0;
+	struct rq *rq = BPF_CORE_READ(t, se.cfs_rq, rq);
+	if (!rq)
+		return 0;
+	if (bpf_core_field_exists(rq->__lock))
+		return (__u64)__builtin_preserve_access_index(&rq->__lock);
+	return (__u64)__builtin_preserve_access_index(&((struct rq___old *)rq)->lock);
+}
+
 /* What the lock at addr is, seen from the waiting task (LOCK_AGGR_ADDR). */
 static __always_inline __u32 known_lock(__u64 addr)
 {
@@ -274,19 +298,9 @@ static __always_inline __u32 known_lock(__u64 addr)
 	struct sighand_struct *sh = BPF_CORE_READ(t, sighand);
 	if (sh && addr == (__u64)__builtin_preserve_access_index(&sh->siglock))
 		return LOCK_KNOWN_SIGLOCK;
-	/* This CPU's runqueue, as perf checks it, reached through the running
-	 * task's cfs_rq (CONFIG_FAIR_GROUP_SCHED): the typed ksym `runqueues`
-	 * needs CONFIG_KALLSYMS_ALL, which kernels often lack. */
-	if (bpf_core_field_exists(struct cfs_rq, rq)) {
-		struct rq *rq = BPF_CORE_READ(t, se.cfs_rq, rq);
-		__u64 rql;
-		if (bpf_core_field_exists(rq->__lock))
-			rql = (__u64)__builtin_preserve_access_index(&rq->__lock);
-		else
-			rql = (__u64)__builtin_preserve_access_index(&((struct rq___old *)rq)->lock);
-		if (rq && addr == rql)
-			return LOCK_KNOWN_RQ;
-	}
+	__u64 rql = this_rq_lock(t);
+	if (rql && addr == rql)
+		return LOCK_KNOWN_RQ;
 	if (zone_lock(t, addr))
 		return LOCK_KNOWN_ZONE;
 	return LOCK_KNOWN_NONE;
@@ -413,6 +427,12 @@ static __always_inline int on_end(__u64 lock, bool ts)
 	else
 		bpf_map_delete_elem(&tstamp_hash, &(__u32){ (__u32)pid_tgid });
 
+	if (aggr == LOCK_AGGR_ADDR && name_locks) {
+		__u32 zero = 0;
+		__u64 *rq = bpf_map_lookup_elem(&rq_locks, &zero);
+		if (rq && !*rq)
+			*rq = this_rq_lock((struct task_struct *)bpf_get_current_task());
+	}
 	struct lock_value *v = bpf_map_lookup_elem(&stat, &k);
 	if (!v) {
 		struct lock_value nv = { .count = 1, .total = d, .max = d, .min = d, .flags = flags,

@@ -42,6 +42,8 @@ struct lock {
 	bool sections_read;
 	struct btf *btf;	/* the kernel's, for member paths in slab objects */
 	bool btf_tried;
+	uint64_t *rq_locks;	/* each CPU's runqueue lock (LOCK_AGGR_ADDR), 0 unseen */
+	int nr_rq_locks;
 	/* the lock filter, parsed */
 	uint64_t *filter_addrs;
 	size_t nr_filter_addrs;
@@ -673,6 +675,13 @@ static void name_lock(struct lock *l, struct lock_entry *e)
 		e->name = known[e->v.known];
 		return;
 	}
+	/* beyond perf: another CPU's runqueue lock, as that CPU saw it */
+	for (int c = 0; c < l->nr_rq_locks; c++) {
+		if (l->rq_locks[c] == e->key.id) {
+			e->name = known[LOCK_KNOWN_RQ];
+			return;
+		}
+	}
 	if (e->v.slab) {
 		struct lock_slab_info si;
 		if (!bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.slab_names), &e->v.slab, &si)) {
@@ -721,6 +730,23 @@ static void name_cgroup(struct lock *l, struct lock_entry *e)
 		e->name = "";
 }
 
+static void read_rq_locks(struct lock *l)
+{
+	int n = percpu_nr_cpus();
+	uint32_t zero = 0;
+	uint8_t *v = percpu_alloc(sizeof(uint64_t));
+
+	if (n <= 0 || percpu_lookup(bpf_map__fd(l->skel->maps.rq_locks), &zero, v)) {
+		free(v);
+		return;
+	}
+	l->rq_locks = xcalloc((size_t)n, sizeof(uint64_t));
+	for (int c = 0; c < n; c++)
+		memcpy(&l->rq_locks[c], v + (size_t)c * percpu_stride(sizeof(uint64_t)), sizeof(uint64_t));
+	l->nr_rq_locks = n;
+	free(v);
+}
+
 int lock_read(struct lock *l, struct lock_result *r)
 {
 	int fd = bpf_map__fd(l->skel->maps.stat);
@@ -731,6 +757,8 @@ int lock_read(struct lock *l, struct lock_result *r)
 
 	memset(r, 0, sizeof(*r));
 	percpu_counters_read(bpf_map__fd(l->skel->maps.counters), r->counters, LOCK_CNT__MAX);
+	if (l->o.aggr == LOCK_AGGR_ADDR && !l->rq_locks)
+		read_rq_locks(l);
 	while (bpf_map_get_next_key(fd, prev, &k) == 0) {
 		prev = &k;
 		struct lock_entry e = { .key = k };
@@ -789,6 +817,7 @@ void lock_close(struct lock *l)
 	lock_bpf__destroy(l->skel);
 	btf__free(l->btf);
 	free(l->filter_addrs);
+	free(l->rq_locks);
 	if (l->m)
 		machine_free(l->m);
 	free(l);
