@@ -43,9 +43,15 @@ ok "-l text table as perf's"
 # -- by caller, counts against perf stat on the same workload in the same run
 PERF_DIR=$(mktemp -d)
 if command -v perf >/dev/null 2>&1; then
-  "$BPFPERF" lock contention --json -- perf --buildid-dir "$PERF_DIR" stat -x, -o stat.txt \
-    -e lock:contention_begin,lock:contention_end -- "$W" 3000 >caller.json 2>caller.err ||
-    { cat caller.err; fail "lock contention (with perf stat) failed"; }
+  # a loaded machine runs the threads less often side by side: fewer
+  # contentions; a second, longer run when the first has too few to compare
+  for iters in 3000 12000; do
+    "$BPFPERF" lock contention --json -- perf --buildid-dir "$PERF_DIR" stat -x, -o stat.txt \
+      -e lock:contention_begin,lock:contention_end -- "$W" $iters >caller.json 2>caller.err ||
+      { cat caller.err; fail "lock contention (with perf stat) failed"; }
+    ends=$(awk -F, '$3 == "lock:contention_end" { print $1 }' stat.txt)
+    [ "${ends:-0}" -gt 200 ] 2>/dev/null && break
+  done
 else
   "$BPFPERF" lock contention --json -- "$W" 3000 >caller.json 2>caller.err || { cat caller.err; fail "lock contention failed"; }
 fi
