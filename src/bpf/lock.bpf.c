@@ -12,8 +12,9 @@
  * tp_btf programs with task storage; raw_tp programs with task storage;
  * raw_tp programs with a hash map keyed by thread id. With --lock-addr the
  * end program also names the lock where it can: the mm's mmap_lock, the
- * sighand's siglock, this CPU's runqueue lock, or the slab cache of the
- * object holding the lock (bpf_get_kmem_cache, tp_btf only). */
+ * sighand's siglock, this CPU's runqueue lock, a memory zone's lock, or the
+ * slab cache of the object holding the lock and the lock's offset in the
+ * object (bpf_get_kmem_cache, tp_btf only). */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
@@ -28,6 +29,13 @@ const volatile __u32 aggr = LOCK_AGGR_CALLER;
 const volatile __u8 name_locks = 0;	/* LOCK_AGGR_ADDR: known locks */
 const volatile __u8 use_kmem_cache = 0;	/* bpf_get_kmem_cache may be called */
 const volatile __u64 flags_filter = 0;	/* non-zero: only these types, bit (1 << flags) each */
+const volatile __u32 page_shift = 12;	/* log2 of the page size */
+/* --lock-filter: only the locks at the addresses of addr_filter, the known
+ * locks of known_filter (bit 1 << enum lock_known) and the locks in objects
+ * of the slab caches named in slab_filter (nr_slab_filter of them) */
+const volatile __u8 lock_filter = 0;
+const volatile __u32 known_filter = 0;
+const volatile __u32 nr_slab_filter = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -61,7 +69,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1024);
 	__type(key, __u64);
-	__type(value, struct lock_slab_name);
+	__type(value, struct lock_slab_info);
 } slab_names SEC(".maps");
 
 struct {
@@ -70,6 +78,39 @@ struct {
 	__type(key, __u32);
 	__type(value, char[16]);
 } task_comms SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u64);
+	__type(value, __u8);
+} addr_filter SEC(".maps");
+
+/* each CPU's runqueue lock, as seen from that CPU (LOCK_AGGR_ADDR): user
+ * space names another CPU's runqueue lock with it */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} rq_locks SEC(".maps");
+
+/* the cache names of the filter, LOCK_SLAB_NAME bytes each */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, LOCK_FILTER_SLABS);
+	__type(key, __u32);
+	__type(value, struct lock_slab_name);
+} slab_filter SEC(".maps");
+
+/* struct kmem_cache * -> 1 its name is in slab_filter, 0 not: each cache's
+ * name compared once */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u64);
+	__type(value, __u8);
+} slab_selected SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -158,12 +199,16 @@ static __always_inline bool type_selected(__u32 flags)
 	return (flags_filter >> (flags & 63)) & 1;
 }
 
+static __always_inline bool lock_selected(__u64 lock);
+
 static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, bool ts)
 {
 	if (!target_match(bpf_get_current_pid_tgid()))
 		return 0;
 	flags &= LOCK_F_MASK;
 	if (!type_selected(flags))
+		return 0;
+	if (lock_filter && !lock_selected(lock))
 		return 0;
 	count(LOCK_CNT_BEGIN);
 	struct lock_tstamp *p = tstamp_get(ts, true);
@@ -188,6 +233,60 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, bool ts)
 	return 0;
 }
 
+/* Is addr the lock of one of the zones of node nid? The node's pglist_data
+ * is reached through the memory cgroup's per-node lruvec (CONFIG_MEMCG):
+ * node_data and contig_page_data are in kallsyms only with
+ * CONFIG_KALLSYMS_ALL and have no BTF variable. */
+static __always_inline bool node_zone_lock(struct mem_cgroup *memcg, int nid, __u64 addr)
+{
+	struct mem_cgroup_per_node *pn = NULL;
+	struct pglist_data *pgdat;
+
+	if (nid < 0 || nid >= 1024)
+		return false;
+	if (bpf_core_read(&pn, sizeof(pn), &memcg->nodeinfo[nid]) || !pn)
+		return false;
+	pgdat = BPF_CORE_READ(pn, lruvec.pgdat);
+	if (!pgdat)
+		return false;
+	__u64 zones = (__u64)__builtin_preserve_access_index(&pgdat->node_zones[0]);
+	__u64 zone_size = bpf_core_type_size(struct zone);
+	__u64 lock_off = bpf_core_field_offset(struct zone, lock);
+	__u32 nr = zone_size ? bpf_core_field_size(struct pglist_data, node_zones) / zone_size : 0;
+	return lock_zone_index(addr, zones, zone_size, lock_off, nr) >= 0;
+}
+
+static __always_inline bool zone_lock(struct task_struct *t, __u64 addr)
+{
+	if (!bpf_core_field_exists(struct lruvec, pgdat) || !bpf_core_type_exists(struct mem_cgroup) ||
+	    !bpf_core_enum_value_exists(enum cgroup_subsys_id, memory_cgrp_id))
+		return false;
+	int id = bpf_core_enum_value(enum cgroup_subsys_id, memory_cgrp_id);
+	struct css_set *cs = BPF_CORE_READ(t, cgroups);
+	struct cgroup_subsys_state *css = NULL;
+	if (!cs || id < 0 || id >= 32 || bpf_core_read(&css, sizeof(css), &cs->subsys[id]) || !css)
+		return false;
+	struct mem_cgroup *memcg = (void *)((char *)css - bpf_core_field_offset(struct mem_cgroup, css));
+	int nid = bpf_get_numa_node_id();
+	/* this CPU's node, else node 0 (one node: the usual case) */
+	return node_zone_lock(memcg, nid, addr) || (nid != 0 && node_zone_lock(memcg, 0, addr));
+}
+
+/* This CPU's runqueue lock, reached through the running task's cfs_rq
+ * (CONFIG_FAIR_GROUP_SCHED), as perf checks it: the typed ksym `runqueues`
+ * needs CONFIG_KALLSYMS_ALL, which kernels often lack. 0 unknown. */
+static __always_inline __u64 this_rq_lock(struct task_struct *t)
+{
+	if (!bpf_core_field_exists(struct cfs_rq, rq))
+		return 0;
+	struct rq *rq = BPF_CORE_READ(t, se.cfs_rq, rq);
+	if (!rq)
+		return 0;
+	if (bpf_core_field_exists(rq->__lock))
+		return (__u64)__builtin_preserve_access_index(&rq->__lock);
+	return (__u64)__builtin_preserve_access_index(&((struct rq___old *)rq)->lock);
+}
+
 /* What the lock at addr is, seen from the waiting task (LOCK_AGGR_ADDR). */
 static __always_inline __u32 known_lock(__u64 addr)
 {
@@ -199,38 +298,91 @@ static __always_inline __u32 known_lock(__u64 addr)
 	struct sighand_struct *sh = BPF_CORE_READ(t, sighand);
 	if (sh && addr == (__u64)__builtin_preserve_access_index(&sh->siglock))
 		return LOCK_KNOWN_SIGLOCK;
-	/* This CPU's runqueue, as perf checks it, reached through the running
-	 * task's cfs_rq (CONFIG_FAIR_GROUP_SCHED): the typed ksym `runqueues`
-	 * needs CONFIG_KALLSYMS_ALL, which kernels often lack. */
-	if (bpf_core_field_exists(struct cfs_rq, rq)) {
-		struct rq *rq = BPF_CORE_READ(t, se.cfs_rq, rq);
-		__u64 rql;
-		if (bpf_core_field_exists(rq->__lock))
-			rql = (__u64)__builtin_preserve_access_index(&rq->__lock);
-		else
-			rql = (__u64)__builtin_preserve_access_index(&((struct rq___old *)rq)->lock);
-		if (rq && addr == rql)
-			return LOCK_KNOWN_RQ;
-	}
+	__u64 rql = this_rq_lock(t);
+	if (rql && addr == rql)
+		return LOCK_KNOWN_RQ;
+	if (zone_lock(t, addr))
+		return LOCK_KNOWN_ZONE;
 	return LOCK_KNOWN_NONE;
 }
 
-/* The slab cache of the object holding the lock, its name remembered. */
-static __always_inline __u64 slab_of(__u64 addr)
+/* The slab cache of the object holding the lock, its name and layout
+ * remembered, and the lock's offset in the object (*obj_off). */
+static __always_inline __u64 slab_of(__u64 addr, __u64 *obj_off)
 {
+	*obj_off = LOCK_OBJ_OFF_NONE;
 	if (!use_kmem_cache || !ksym_exists(bpf_get_kmem_cache))
 		return 0;
 	struct kmem_cache *s = bpf_get_kmem_cache(addr);
 	__u64 key = (__u64)s;
 	if (!s)
 		return 0;
-	if (!bpf_map_lookup_elem(&slab_names, &key)) {
-		struct lock_slab_name n = {};
+	struct lock_slab_info *si = bpf_map_lookup_elem(&slab_names, &key);
+	if (!si) {
+		struct lock_slab_info n = {};
 		const char *name = BPF_CORE_READ(s, name);
 		bpf_probe_read_kernel_str(n.name, sizeof(n.name), name);
+		n.size = BPF_CORE_READ(s, size);
+		n.object_size = BPF_CORE_READ(s, object_size);
+		if (bpf_core_field_exists(s->red_left_pad))
+			n.red_left_pad = BPF_CORE_READ(s, red_left_pad);
+		n.order = BPF_CORE_READ(s, oo.x) >> 16;	/* OO_SHIFT */
 		bpf_map_update_elem(&slab_names, &key, &n, BPF_NOEXIST);
+		si = bpf_map_lookup_elem(&slab_names, &key);
+		if (!si)
+			return key;
 	}
+	*obj_off = lock_slab_obj_offset(addr, page_shift, si);
 	return key;
+}
+
+/* Is the cache's name one of slab_filter's? */
+static __always_inline bool slab_name_selected(struct kmem_cache *s)
+{
+	struct lock_slab_name n = {};
+	const char *name = BPF_CORE_READ(s, name);
+
+	bpf_probe_read_kernel_str(n.name, sizeof(n.name), name);
+	for (__u32 i = 0; i < LOCK_FILTER_SLABS && i < nr_slab_filter; i++) {
+		__u32 k = i;
+		struct lock_slab_name *f = bpf_map_lookup_elem(&slab_filter, &k);
+		bool same = true;
+		if (!f)
+			break;
+		for (int j = 0; j < LOCK_SLAB_NAME; j++) {
+			if (f->name[j] != n.name[j]) {
+				same = false;
+				break;
+			}
+			if (!n.name[j])
+				break;
+		}
+		if (same)
+			return true;
+	}
+	return false;
+}
+
+/* --lock-filter: the lock's address, what it is, or its slab cache. */
+static __always_inline bool lock_selected(__u64 lock)
+{
+	if (bpf_map_lookup_elem(&addr_filter, &lock))
+		return true;
+	if (known_filter && ((known_filter >> (known_lock(lock) & 31)) & 1))
+		return true;
+	if (nr_slab_filter && use_kmem_cache && ksym_exists(bpf_get_kmem_cache)) {
+		struct kmem_cache *s = bpf_get_kmem_cache(lock);
+		__u64 key = (__u64)s;
+		if (!s)
+			return false;
+		__u8 *seen = bpf_map_lookup_elem(&slab_selected, &key);
+		if (seen)
+			return *seen;
+		__u8 v = slab_name_selected(s);
+		bpf_map_update_elem(&slab_selected, &key, &v, BPF_NOEXIST);
+		return v;
+	}
+	return false;
 }
 
 static __always_inline int on_end(__u64 lock, bool ts)
@@ -239,8 +391,10 @@ static __always_inline int on_end(__u64 lock, bool ts)
 	if (!p || !p->lock)
 		return 0;
 	if (p->lock != lock) {
+		/* the end of a lock waited for inside the wait (an rwsem's or
+		 * mutex's wait_lock): not counted, and the outer wait goes on,
+		 * as perf does */
 		count(LOCK_CNT_LOCK_MISMATCH);
-		p->lock = 0;
 		return 0;
 	}
 	__u64 now = bpf_ktime_get_ns();
@@ -273,13 +427,20 @@ static __always_inline int on_end(__u64 lock, bool ts)
 	else
 		bpf_map_delete_elem(&tstamp_hash, &(__u32){ (__u32)pid_tgid });
 
+	if (aggr == LOCK_AGGR_ADDR && name_locks) {
+		__u32 zero = 0;
+		__u64 *rq = bpf_map_lookup_elem(&rq_locks, &zero);
+		if (rq && !*rq)
+			*rq = this_rq_lock((struct task_struct *)bpf_get_current_task());
+	}
 	struct lock_value *v = bpf_map_lookup_elem(&stat, &k);
 	if (!v) {
-		struct lock_value nv = { .count = 1, .total = d, .max = d, .min = d, .flags = flags };
+		struct lock_value nv = { .count = 1, .total = d, .max = d, .min = d, .flags = flags,
+					 .obj_off = LOCK_OBJ_OFF_NONE };
 		if (aggr == LOCK_AGGR_ADDR && name_locks) {
 			nv.known = known_lock(lock);
 			if (nv.known == LOCK_KNOWN_NONE)
-				nv.slab = slab_of(lock);
+				nv.slab = slab_of(lock, &nv.obj_off);
 		}
 		if (aggr == LOCK_AGGR_TASK) {
 			char comm[16];

@@ -33,6 +33,7 @@ enum lock_known {
 	LOCK_KNOWN_MMAP = 1,	/* current->mm->mmap_lock */
 	LOCK_KNOWN_SIGLOCK = 2,	/* current->sighand->siglock */
 	LOCK_KNOWN_RQ = 3,	/* this CPU's runqueue lock (runqueues.__lock) */
+	LOCK_KNOWN_ZONE = 4,	/* a memory zone's lock (pglist_data.node_zones[i].lock) */
 };
 
 struct lock_key {
@@ -49,7 +50,11 @@ struct lock_value {
 	__u32 known;		/* enum lock_known (LOCK_AGGR_ADDR) */
 	__u32 flags;		/* LOCK_F_* of the first contention counted */
 	__u64 slab;		/* struct kmem_cache * of the lock's slab object, or 0 */
+	__u64 obj_off;		/* the lock's offset in its slab object (slab != 0), or
+				 * LOCK_OBJ_OFF_NONE */
 };
+
+#define LOCK_OBJ_OFF_NONE (~0ULL)
 
 /* The waiting thread's state between begin and end. */
 struct lock_tstamp {
@@ -61,8 +66,59 @@ struct lock_tstamp {
 	__u32 pad;
 };
 
-/* A slab cache's name (LOCK_AGGR_ADDR), keyed by struct kmem_cache *. */
+/* A slab cache (LOCK_AGGR_ADDR), keyed by struct kmem_cache *: its name
+ * and the layout of its slabs (struct kmem_cache). */
 #define LOCK_SLAB_NAME 32
+struct lock_slab_info {
+	char name[LOCK_SLAB_NAME];
+	__u32 size;		/* the stride of the objects in a slab */
+	__u32 object_size;	/* the object itself (the struct the cache holds) */
+	__u32 red_left_pad;	/* debugging red zone before each object */
+	__u32 order;		/* pages per slab, log2 (kmem_cache.oo) */
+};
+
+/* The offset of addr in its slab object, or LOCK_OBJ_OFF_NONE. A slab is
+ * 2^order pages allocated from the buddy allocator, so its direct-map address
+ * is aligned to its size; objects follow each other every `size` bytes, each
+ * after `red_left_pad` bytes. (A slab of the cache's fallback order, taken
+ * under memory pressure, is aligned to less: the offset found then is wrong,
+ * and the member path found from it fails its type check.) */
+SHARED_INLINE __u64 lock_slab_obj_offset(__u64 addr, __u32 page_shift, const struct lock_slab_info *s)
+{
+	__u64 slab_bytes, in_slab, off;
+
+	if (!s->size || s->order > 10 || page_shift > 16)
+		return LOCK_OBJ_OFF_NONE;
+	slab_bytes = 1ULL << (page_shift + s->order);
+	in_slab = addr & (slab_bytes - 1);
+	if (in_slab < s->red_left_pad)
+		return LOCK_OBJ_OFF_NONE;
+	off = in_slab - s->red_left_pad;
+	if (off / s->size >= slab_bytes / s->size)	/* the slab's unused tail */
+		return LOCK_OBJ_OFF_NONE;
+	off %= s->size;
+	return off < s->object_size ? off : LOCK_OBJ_OFF_NONE;
+}
+
+/* The index of the zone whose lock is at addr, or -1: zones is the address
+ * of a node's zone array (pglist_data.node_zones) of nr_zones, zone_size
+ * bytes apart, the lock lock_off bytes into each. */
+SHARED_INLINE int lock_zone_index(__u64 addr, __u64 zones, __u64 zone_size, __u64 lock_off, __u32 nr_zones)
+{
+	__u64 d;
+
+	if (!zones || !zone_size || addr < zones + lock_off)
+		return -1;
+	d = addr - zones - lock_off;
+	if (d % zone_size)
+		return -1;
+	d /= zone_size;
+	return d < nr_zones ? (int)d : -1;
+}
+
+/* --lock-filter in the kernel: up to this many slab cache names (the
+ * addresses are a hash map of their own). */
+#define LOCK_FILTER_SLABS 16
 struct lock_slab_name {
 	char name[LOCK_SLAB_NAME];
 };
@@ -75,7 +131,9 @@ enum lock_counter {
 	LOCK_CNT_NO_STACK,	/* the stack could not be taken (stack map full) */
 	LOCK_CNT_MAP_FULL,	/* the aggregation map was full: contention lost */
 	LOCK_CNT_TASK_FULL,	/* no per-task slot (task storage or hash full) */
-	LOCK_CNT_LOCK_MISMATCH,	/* end for another lock than begin: dropped */
+	LOCK_CNT_LOCK_MISMATCH,	/* end for another lock than the one waited for (a nested
+				 * wait's, e.g. the wait_lock inside an rwsem's wait): not
+				 * counted, the outer wait kept (as perf) */
 	LOCK_CNT__MAX,
 };
 

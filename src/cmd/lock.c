@@ -3,8 +3,8 @@
  * `perf lock contention -b`.
  *
  *   bpfperf lock contention [-a | -p PID,... | -- CMD ARGS...] [-b] [-l | -t]
- *                           [-k KEY] [-E N] [-Y TYPES] [--max-stack N] [--json]
- *                           [--duration SEC]
+ *                           [-o | -g] [-k KEY] [-E N] [-Y TYPES] [-L LOCKS]
+ *                           [-S SYMS] [--max-stack N] [--json] [--duration SEC]
  *
  * Options and output only: the engine is src/lib/feat/lock.c, the kernel
  * side src/bpf/lock.bpf.c. */
@@ -96,8 +96,9 @@ static int parse_args(int argc, char **argv, struct lock_cli *o, uint64_t *type_
 		CLI_U64('E', "entries", "N", "show only the first N entries", &o->entries, 1, 1e9,
 			"a positive number of entries"),
 		CLI_STR('Y', "type-filter", "TYPES", "only these lock types (comma-separated)", &o->types),
-		CLI_STR('L', "lock-filter", "NAMES", "with -l: only these locks, by name or address\n"
-			"(comma-separated: mmap_lock,&filp,0xffff...)", &o->lock_filter),
+		CLI_STR('L', "lock-filter", "NAMES", "only these locks, by address, name or slab cache\n"
+			"(comma-separated: mmap_lock,zone_lock,&filp,0xffff...; with -l\n"
+			"also member paths as shown: &inode.i_rwsem)", &o->lock_filter),
 		CLI_STR('S', "callstack-filter", "NAMES", "only callers whose stack has a function whose name\n"
 			"contains one of NAMES (comma-separated)", &o->stack_filter),
 		CLI_U64(0, "max-stack", "N", "frames of each caller's stack kept and shown with -v (default 8)",
@@ -127,11 +128,6 @@ static int parse_args(int argc, char **argv, struct lock_cli *o, uint64_t *type_
 	if (o->lock_addr + o->threads + o->owner + o->cgroup > 1) {
 		pr_err("-l (by lock), -t (by thread), -o (by owner) and -g (by cgroup) exclude each "
 		       "other; pick one");
-		return CLI_USAGE_ERROR;
-	}
-	if (o->lock_filter && !o->lock_addr) {
-		pr_err("-L (--lock-filter) works with -l only: locks are filtered by their entries, "
-		       "which only -l keeps (filtering callers by lock is not implemented)");
 		return CLI_USAGE_ERROR;
 	}
 	if (o->stack_filter && (o->lock_addr || o->threads || o->owner || o->cgroup)) {
@@ -165,11 +161,8 @@ static void report_losses(const struct lock_result *r, enum lock_aggr aggr)
 			"or the thread table was full)", c[LOCK_CNT_TASK_FULL]);
 	if (c[LOCK_CNT_NO_STACK])
 		pr_warn("%" PRIu64 " contentions without a caller: the stack map was full", c[LOCK_CNT_NO_STACK]);
-	if (c[LOCK_CNT_LOCK_MISMATCH])
-		pr_warn("%" PRIu64 " contentions dropped: the end was for another lock than the begin",
-			c[LOCK_CNT_LOCK_MISMATCH]);
-	pr_info("%" PRIu64 " contentions counted, %" PRIu64 " nested begins not counted (as perf)",
-		c[LOCK_CNT_END], c[LOCK_CNT_NESTED]);
+	pr_info("%" PRIu64 " contentions counted, %" PRIu64 " nested begins and %" PRIu64 " nested ends "
+		"not counted (as perf)", c[LOCK_CNT_END], c[LOCK_CNT_NESTED], c[LOCK_CNT_LOCK_MISMATCH]);
 	if (aggr == LOCK_AGGR_ADDR && r->nr_unnamed)
 		pr_info("%zu of %zu locks could not be named (not a well-known lock, a global variable "
 			"or a slab object)", r->nr_unnamed, r->n);
@@ -207,11 +200,16 @@ static int run_lock(const struct lock_cli *o, uint64_t type_mask, struct workloa
 		.stack_skip = o->stack_skip == UINT64_MAX ? STACK_SKIP_AUTO : (int)o->stack_skip,
 		.map_entries = (uint32_t)o->map_entries,
 		.min_design = (int)o->min_design,
+		/* by lock, the entries are filtered by their names afterwards
+		 * (member paths too); else the kernel keeps only those locks */
+		.lock_filter = o->lock_addr ? NULL : o->lock_filter,
 	};
 	struct lock *l = NULL;
 	struct lock_result r = { 0 };
 	int ret = EXIT_FAIL, err;
 
+	if (lo.lock_filter && (err = lock_filter_check(lo.lock_filter)) < 0)
+		return err == -EOPNOTSUPP ? EXIT_FAIL : EXIT_USAGE;	/* named: the kernel, or a bad value */
 	if (lock_open(&lo, &l) < 0)
 		return EXIT_FAIL;
 	say_design(l);
@@ -233,7 +231,7 @@ static int run_lock(const struct lock_cli *o, uint64_t type_mask, struct workloa
 	enum stop_reason why = stop_loop_run(&loop);
 	lock_stop(l);
 	lock_read(l, &r);
-	lock_result_filter(l, &r, o->lock_filter, o->stack_filter);
+	lock_result_filter(l, &r, o->lock_addr ? o->lock_filter : NULL, o->stack_filter);
 	lock_result_sort(&r, (enum lock_sort_key)o->key);
 	size_t n = o->entries && o->entries < r.n ? (size_t)o->entries : r.n;
 	if (o->json)

@@ -3,7 +3,8 @@
 # mmap_lock (an rwsem) is the top contended lock (-l), the top callers are
 # rwsem waits named by a function that is not a lock function; the number of
 # contentions matches perf stat's count of lock:contention_end for the same
-# workload in the same run (within 2%); -t, -Y, --json, -E and -k work; bad
+# workload in the same run (within 2%, the ends of nested waits, which perf
+# does not count either, added); -t, -Y, --json, -E and -k work; bad
 # input exits 2.
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -42,9 +43,15 @@ ok "-l text table as perf's"
 # -- by caller, counts against perf stat on the same workload in the same run
 PERF_DIR=$(mktemp -d)
 if command -v perf >/dev/null 2>&1; then
-  "$BPFPERF" lock contention --json -- perf --buildid-dir "$PERF_DIR" stat -x, -o stat.txt \
-    -e lock:contention_begin,lock:contention_end -- "$W" 3000 >caller.json 2>caller.err ||
-    { cat caller.err; fail "lock contention (with perf stat) failed"; }
+  # a loaded machine runs the threads less often side by side: fewer
+  # contentions; a second, longer run when the first has too few to compare
+  for iters in 3000 12000; do
+    "$BPFPERF" lock contention --json -- perf --buildid-dir "$PERF_DIR" stat -x, -o stat.txt \
+      -e lock:contention_begin,lock:contention_end -- "$W" $iters >caller.json 2>caller.err ||
+      { cat caller.err; fail "lock contention (with perf stat) failed"; }
+    ends=$(awk -F, '$3 == "lock:contention_end" { print $1 }' stat.txt)
+    [ "${ends:-0}" -gt 200 ] 2>/dev/null && break
+  done
 else
   "$BPFPERF" lock contention --json -- "$W" 3000 >caller.json 2>caller.err || { cat caller.err; fail "lock contention failed"; }
 fi
@@ -69,6 +76,9 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 ours = sum(x["contended"] for x in d["entries"])
 nested = d["counters"]["nested"]
+# the ends of nested waits (an rwsem's wait_lock contended inside its wait)
+# are not counted, as perf: every end is either counted or one of those
+inner = d["counters"]["lock_mismatch"]
 ends = None
 for line in open(sys.argv[2]):
     f = line.strip().split(",")
@@ -77,9 +87,11 @@ for line in open(sys.argv[2]):
 assert ends is not None, "no lock:contention_end count in perf stat's output"
 # every counted contention has one end; perf stat counts only the workload,
 # we also count perf stat's own (few): compare within 2%
-print("bpfperf counted %d (nested %d), perf stat contention_end %d" % (ours, nested, ends))
+print("bpfperf counted %d (nested begins %d, nested ends %d), perf stat contention_end %d" %
+      (ours, nested, inner, ends))
 assert ends > 50, "too few contentions to compare"
-assert abs(ours - ends) <= 0.02 * ends, (ours, ends)
+assert abs(ours + inner - ends) <= 0.02 * ends, (ours, inner, ends)
+assert inner <= 0.1 * ends, "too many nested ends: " + str(inner)
 PY
   ok "contention count matches perf stat's lock:contention_end within 2%"
 else
@@ -136,10 +148,11 @@ e = json.load(open(sys.argv[1]))["entries"]
 assert e, "no entries"
 top = e[0]
 assert top["lock"].startswith("&"), top
-assert any(x["lock"] == "&filp" or x["lock"].endswith("inode_cache") for x in e[:3]), e[:3]
+# perf's name, the cache's, kept beside the member path (test_lock_names.sh)
+assert any(x.get("slab_cache") == "filp" or x.get("slab_cache", "").endswith("inode_cache") for x in e[:3]), e[:3]
 PY
   "$BPFPERF" lock con -l -L '&filp,mmap_lock' --json -- ./appendw "$TMP/append.out" 5000 >L.json 2>L.err || { cat L.err; fail "-L failed"; }
-  python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["entries"]; assert e and all(x["lock"]=="&filp" for x in e), e' L.json ||
+  python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["entries"]; assert e and all(x.get("slab_cache")=="filp" for x in e), e' L.json ||
     { cat L.json; fail "-L kept other locks"; }
   ok "-L keeps the locks named"
   ok "-l: a file's locks named by their slab cache ($(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["entries"][0]["lock"])' slab.json))"
@@ -207,5 +220,4 @@ grep -q "unknown option '--bogus'; see 'bpfperf lock contention --help'" err || 
 "$BPFPERF" lock contention -o -g -- true >/dev/null 2>err; [ $? = 2 ] || fail "-o -g: exit not 2"
 "$BPFPERF" lock nosuch >/dev/null 2>err; [ $? = 2 ] || fail "lock nosuch: exit not 2"
 "$BPFPERF" lock contention -E 0 -- true >/dev/null 2>err; [ $? = 2 ] || fail "-E 0: exit not 2"
-"$BPFPERF" lock contention -L mmap_lock -- true >/dev/null 2>err; [ $? = 2 ] || fail "-L without -l: exit not 2"
 ok "bad input exits 2"

@@ -2,8 +2,10 @@
 /* lock contention without the kernel: perf's lock type names of the
  * contention_begin flags, the -Y type masks, the time column, the frame
  * classes that find the caller (tracing machinery, lock functions), and the
- * kernel data symbols that name global locks (a kallsyms file of our own).
- * No privileges needed. */
+ * kernel data symbols that name global locks (a kallsyms file of our own),
+ * zone_lock's address test and a lock's offset in its slab object (with
+ * synthetic addresses), the member path of a slab object's lock (a BTF
+ * built here). No privileges needed. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <bpf/btf.h>
 
 #include "feat/lock.h"
 #include "out/lock_print.h"
@@ -194,6 +198,94 @@ static void test_cgroup_paths(void **state)
 	assert_int_not_equal(cgroup_id_of_path("/no/such/cgroup/here", &id), 0);
 }
 
+/* zone_lock: the lock of node_zones[i] (synthetic layout: 5 zones of 1600
+ * bytes, the lock 1280 bytes into each) */
+static void test_zone_lock(void **state)
+{
+	const uint64_t zones = 0xffff88863ffd5000ull, sz = 1600, off = 1280;
+	(void)state;
+	assert_int_equal(lock_zone_index(zones + off, zones, sz, off, 5), 0);
+	assert_int_equal(lock_zone_index(zones + 3 * sz + off, zones, sz, off, 5), 3);
+	assert_int_equal(lock_zone_index(zones + 4 * sz + off, zones, sz, off, 5), 4);
+	/* past the last zone, inside a zone but not its lock, before the array */
+	assert_int_equal(lock_zone_index(zones + 5 * sz + off, zones, sz, off, 5), -1);
+	assert_int_equal(lock_zone_index(zones + sz + off + 8, zones, sz, off, 5), -1);
+	assert_int_equal(lock_zone_index(zones + off - sz, zones, sz, off, 5), -1);
+	assert_int_equal(lock_zone_index(zones, zones, sz, off, 5), -1);
+	/* no node (its pglist_data not found), no zone type */
+	assert_int_equal(lock_zone_index(off, 0, sz, off, 5), -1);
+	assert_int_equal(lock_zone_index(zones + off, zones, 0, off, 5), -1);
+}
+
+/* The lock's offset in its slab object: ext4_inode_cache's layout here
+ * (1128-byte objects, 14 in a 4-page slab), then with a left red zone. */
+static void test_slab_offset(void **state)
+{
+	const uint64_t slab = 0xffff888195cd8000ull;	/* 16 KiB aligned */
+	struct lock_slab_info si = { .name = "ext4_inode_cache", .size = 1128, .object_size = 1128, .order = 2 };
+	(void)state;
+	assert_int_equal(lock_slab_obj_offset(slab + 3 * 1128 + 160, 12, &si), 160);
+	assert_int_equal(lock_slab_obj_offset(slab + 160, 12, &si), 160);
+	assert_int_equal(lock_slab_obj_offset(slab + 13 * 1128 + 1127, 12, &si), 1127);
+	/* the slab's tail after its 14 objects holds none */
+	assert_true(lock_slab_obj_offset(slab + 14 * 1128 + 8, 12, &si) == LOCK_OBJ_OFF_NONE);
+	/* the padding after a smaller object */
+	si.object_size = 1100;
+	assert_true(lock_slab_obj_offset(slab + 2 * 1128 + 1110, 12, &si) == LOCK_OBJ_OFF_NONE);
+	/* debugging red zones: each object 64 bytes into its 1200 */
+	struct lock_slab_info rz = { .size = 1200, .object_size = 1000, .red_left_pad = 64, .order = 2 };
+	assert_int_equal(lock_slab_obj_offset(slab + 1200 + 64 + 40, 12, &rz), 40);
+	assert_true(lock_slab_obj_offset(slab + 10, 12, &rz) == LOCK_OBJ_OFF_NONE);
+	/* no layout read */
+	struct lock_slab_info none = { 0 };
+	assert_true(lock_slab_obj_offset(slab, 12, &none) == LOCK_OBJ_OFF_NONE);
+}
+
+/* A lock in a slab object named by its member path: the cache's struct by
+ * its name, the member of the lock's type at the offset. */
+static void test_slab_member(void **state)
+{
+	char buf[128];
+	(void)state;
+	struct btf *b = btf__new_empty();
+	int i64 = btf__add_int(b, "long", 8, BTF_INT_SIGNED);
+	int i32 = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	int raw = btf__add_struct(b, "raw_spinlock", 4);
+	btf__add_field(b, "raw_lock", i32, 0, 0);
+	int raw_t = btf__add_typedef(b, "raw_spinlock_t", raw);
+	int rw = btf__add_struct(b, "rw_semaphore", 16);
+	btf__add_field(b, "count", i64, 0, 0);
+	btf__add_field(b, "wait_lock", raw_t, 64, 0);
+	int inode = btf__add_struct(b, "inode", 24);
+	btf__add_field(b, "i_mode", i64, 0, 0);
+	btf__add_field(b, "i_rwsem", rw, 64, 0);
+	int info = btf__add_struct(b, "ext4_inode_info", 32);
+	btf__add_field(b, "i_flags", i64, 0, 0);
+	btf__add_field(b, "vfs_inode", inode, 64, 0);
+	assert_true(info > 0);
+	struct lock_slab_info si = { .name = "ext4_inode_cache", .size = 64, .object_size = 32, .order = 0 };
+
+	assert_int_equal(lock_slab_member_name(b, &si, 16, LOCK_F_WRITE, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "&ext4_inode_info.vfs_inode.i_rwsem");
+	assert_int_equal(lock_slab_member_name(b, &si, 16, LOCK_F_READ, buf, sizeof(buf)), 0);
+	assert_int_equal(lock_slab_member_name(b, &si, 24, LOCK_F_SPIN, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "&ext4_inode_info.vfs_inode.i_rwsem.wait_lock");
+	/* a mutex is not there; no offset; a cache of no known struct */
+	assert_int_equal(lock_slab_member_name(b, &si, 16, LOCK_F_MUTEX, buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(lock_slab_member_name(b, &si, LOCK_OBJ_OFF_NONE, LOCK_F_WRITE, buf, sizeof(buf)),
+			 -ENOENT);
+	struct lock_slab_info km = { .name = "kmalloc-64", .size = 64, .object_size = 64 };
+	assert_int_equal(lock_slab_member_name(b, &km, 16, LOCK_F_WRITE, buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(lock_slab_member_name(NULL, &si, 16, LOCK_F_WRITE, buf, sizeof(buf)), -ENOENT);
+	/* the lock types' BTF names */
+	assert_string_equal(lock_btf_types(LOCK_F_WRITE)[0], "rw_semaphore");
+	assert_string_equal(lock_btf_types(LOCK_F_MUTEX)[0], "mutex");
+	assert_string_equal(lock_btf_types(LOCK_F_SPIN)[0], "spinlock_t");
+	assert_string_equal(lock_btf_types(LOCK_F_SPIN | LOCK_F_READ)[0], "rwlock_t");
+	assert_null(lock_btf_types(LOCK_F_PERCPU));
+	btf__free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +296,9 @@ int main(void)
 		cmocka_unit_test(test_data_symbols),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_cgroup_paths),
+		cmocka_unit_test(test_zone_lock),
+		cmocka_unit_test(test_slab_offset),
+		cmocka_unit_test(test_slab_member),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,6 +3,7 @@
  * attaching, reading the aggregation map, naming callers and locks. */
 #include <linux/types.h>
 
+#include "btf/btf_path.h"
 #include "feat/lock.h"
 #include "log.h"
 #include "skel/skel.h"
@@ -15,6 +16,7 @@
 #include "lock.skel.h"
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -38,6 +40,16 @@ struct lock {
 	struct machine *m;
 	uint64_t sched_text[2], lock_text[2];	/* [start, end), 0 unknown */
 	bool sections_read;
+	struct btf *btf;	/* the kernel's, for member paths in slab objects */
+	bool btf_tried;
+	uint64_t *rq_locks;	/* each CPU's runqueue lock (LOCK_AGGR_ADDR), 0 unseen */
+	int nr_rq_locks;
+	/* the lock filter, parsed */
+	uint64_t *filter_addrs;
+	size_t nr_filter_addrs;
+	uint32_t filter_known;	/* bit 1 << enum lock_known */
+	struct lock_slab_name filter_slabs[LOCK_FILTER_SLABS];
+	uint32_t nr_filter_slabs;
 };
 
 /* ---- pure helpers ---------------------------------------------------------- */
@@ -195,6 +207,17 @@ static int load_design(void *ctx, int design)
 	skel->rodata->name_locks = o->aggr == LOCK_AGGR_ADDR;
 	skel->rodata->use_kmem_cache = design == LOCK_DESIGN_BTF_TS;
 	skel->rodata->flags_filter = o->type_mask;
+	skel->rodata->lock_filter = l->nr_filter_addrs || l->filter_known || l->nr_filter_slabs;
+	skel->rodata->known_filter = l->filter_known;
+	skel->rodata->nr_slab_filter = l->nr_filter_slabs;
+	if (!skel->rodata->lock_filter) {
+		bpf_map__set_max_entries(skel->maps.addr_filter, 1);
+		bpf_map__set_max_entries(skel->maps.slab_selected, 1);
+	}
+	long page = sysconf(_SC_PAGESIZE);
+	for (uint32_t shift = 0; shift < 20; shift++)
+		if (page == 1L << shift)
+			skel->rodata->page_shift = shift;
 	bpf_map__set_max_entries(skel->maps.stat, o->map_entries ? o->map_entries : 16384);
 	if (o->aggr != LOCK_AGGR_CALLER) {
 		bpf_map__set_max_entries(skel->maps.stacks, 1);
@@ -244,6 +267,172 @@ static int check_tracepoints(void)
 	return -ENOENT;
 }
 
+static const struct btf *kernel_btf(struct lock *l)
+{
+	if (!l->btf_tried) {
+		l->btf_tried = true;
+		l->btf = btf__load_vmlinux_btf();
+		if (!l->btf) {
+			pr_debug("the kernel's BTF cannot be read (%s): locks in slab objects are named "
+				 "by their cache only", log_strerr(-errno));
+			l->btf = NULL;
+		}
+	}
+	return l->btf;
+}
+
+/* Can the BPF side tell zone locks here? Its way to the zones: the memory
+ * cgroup's per-node lruvec (CONFIG_MEMCG, the controller enabled). */
+static bool zone_lock_usable(struct lock *l, const char **why)
+{
+	const struct btf *btf = kernel_btf(l);
+	char *cgroups;
+
+	if (!btf) {
+		*why = "the kernel's BTF cannot be read";
+		return false;
+	}
+	int id = btf__find_by_name_kind(btf, "lruvec", BTF_KIND_STRUCT);
+	bool pgdat = false;
+	if (id > 0) {
+		const struct btf_type *t = btf__type_by_id(btf, (uint32_t)id);
+		const struct btf_member *m = btf_members(t);
+		for (uint16_t i = 0; i < btf_vlen(t); i++, m++)
+			pgdat |= !strcmp(btf__name_by_offset(btf, m->name_off), "pgdat");
+	}
+	if (!pgdat || btf__find_by_name_kind(btf, "mem_cgroup", BTF_KIND_STRUCT) <= 0) {
+		*why = "the kernel has no memory cgroups (CONFIG_MEMCG), through which the zones are found";
+		return false;
+	}
+	if ((cgroups = read_file("/proc/cgroups", NULL))) {
+		/* "memory <hierarchy> <num_cgroups> <enabled>" */
+		char *line = strstr(cgroups, "\nmemory\t");
+		unsigned h, n, on = 1;
+		if (line && sscanf(line + 8, "%u %u %u", &h, &n, &on) == 3 && !on) {
+			free(cgroups);
+			*why = "the memory cgroup controller is disabled (cgroup_disable=memory), through which "
+			       "the zones are found";
+			return false;
+		}
+		free(cgroups);
+	}
+	return true;
+}
+
+static const char *const known_names[] = { "", "mmap_lock", "siglock", "rq_lock", "zone_lock" };
+
+/* The lock filter's names: what each selects in the kernel. */
+static int parse_lock_filter(struct lock *l, const char *list)
+{
+	char *dup = xstrdup(list), *save = NULL;
+	size_t cap = 0;
+	int err = 0;
+
+	for (char *w = strtok_r(dup, ",", &save); w && !err; w = strtok_r(NULL, ",", &save)) {
+		uint64_t addr = 0;
+		uint32_t k;
+		char *end;
+
+		for (k = 1; k < ARRAY_SIZE(known_names) && strcmp(w, known_names[k]); k++)
+			;
+		if (k < ARRAY_SIZE(known_names)) {
+			const char *why;
+			if (k == LOCK_KNOWN_ZONE && !zone_lock_usable(l, &why)) {
+				pr_err("lock filter 'zone_lock': zone locks cannot be told here: %s; filter by the "
+				       "zone lock's address", why);
+				err = -EOPNOTSUPP;
+			}
+			l->filter_known |= 1u << k;
+			continue;
+		}
+		if (w[0] == '&') {
+			if (strchr(w, '.') || strchr(w, '[')) {
+				pr_err("lock filter '%s': a member path names locks found by lock address only; "
+				       "filter by the slab cache ('&<cache>') or the lock's address here", w);
+				err = -EINVAL;
+			} else if (strlen(w + 1) >= LOCK_SLAB_NAME || !w[1]) {
+				pr_err("lock filter '%s': not a slab cache name (1 to %d characters after '&')", w,
+				       LOCK_SLAB_NAME - 1);
+				err = -EINVAL;
+			} else if (l->nr_filter_slabs >= LOCK_FILTER_SLABS) {
+				pr_err("lock filter: more than %d slab caches; filter by fewer", LOCK_FILTER_SLABS);
+				err = -E2BIG;
+			} else {
+				snprintf(l->filter_slabs[l->nr_filter_slabs++].name, LOCK_SLAB_NAME, "%s", w + 1);
+			}
+			continue;
+		}
+		errno = 0;
+		addr = strtoull(w, &end, 0);
+		if (errno || *end || end == w) {
+			const char *names[] = { w };
+			addr = 0;
+			if (machine_kernel_symbol_addrs(l->m, names, &addr, 1) != 1 || !addr) {
+				pr_err("lock filter '%s': not an address, a well-known lock (mmap_lock, siglock, "
+				       "rq_lock, zone_lock), a slab cache (&<cache>) or a kernel symbol in "
+				       "/proc/kallsyms (data symbols need CONFIG_KALLSYMS_ALL)", w);
+				err = -EINVAL;
+				continue;
+			}
+		}
+		ARRAY_GROW(l->filter_addrs, cap, l->nr_filter_addrs + 1);
+		l->filter_addrs[l->nr_filter_addrs++] = addr;
+	}
+	free(dup);
+	if (!err && l->nr_filter_addrs > 1024) {
+		pr_err("lock filter: %zu addresses, at most 1024", l->nr_filter_addrs);
+		err = -E2BIG;
+	}
+	return err;
+}
+
+int lock_filter_check(const char *list)
+{
+	struct lock l = { 0 };
+	l.m = machine_new(&(struct machine_opts){ .live = true });
+	int err = parse_lock_filter(&l, list);
+	free(l.filter_addrs);
+	btf__free(l.btf);
+	machine_free(l.m);
+	return err;
+}
+
+static int fill_lock_filter(struct lock *l)
+{
+	int afd = bpf_map__fd(l->skel->maps.addr_filter), sfd = bpf_map__fd(l->skel->maps.slab_filter);
+	uint8_t one = 1;
+
+	for (size_t i = 0; i < l->nr_filter_addrs; i++) {
+		if (bpf_map_update_elem(afd, &l->filter_addrs[i], &one, BPF_ANY)) {
+			int err = -errno;
+			pr_err("cannot fill the lock filter's address map: %s", log_strerr(err));
+			return err;
+		}
+	}
+	for (uint32_t i = 0; i < l->nr_filter_slabs; i++) {
+		if (bpf_map_update_elem(sfd, &i, &l->filter_slabs[i], BPF_ANY)) {
+			int err = -errno;
+			pr_err("cannot fill the lock filter's slab cache map: %s", log_strerr(err));
+			return err;
+		}
+	}
+	if (l->nr_filter_slabs && l->design != LOCK_DESIGN_BTF_TS) {
+		pr_err("lock filter by slab cache: needs the bpf_get_kmem_cache kfunc (Linux 6.13+) with "
+		       "tp_btf programs, and this run uses %s; filter by address instead", designs[l->design].name);
+		return -EOPNOTSUPP;
+	}
+	if (l->nr_filter_slabs) {
+		const char *names[] = { "bpf_get_kmem_cache" };
+		uint64_t a = 0;
+		if (machine_kernel_symbol_addrs(l->m, names, &a, 1) != 1) {
+			pr_err("lock filter by slab cache: the kernel has no bpf_get_kmem_cache kfunc "
+			       "(Linux 6.13+); filter by address instead");
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
+
 int lock_open(const struct lock_opts *opts, struct lock **out)
 {
 	struct lock *l = xcalloc(1, sizeof(*l));
@@ -257,6 +446,11 @@ int lock_open(const struct lock_opts *opts, struct lock **out)
 		free(l);
 		return err;
 	}
+	l->m = machine_new(&(struct machine_opts){ .live = true });
+	if (l->o.lock_filter && l->o.aggr != LOCK_AGGR_ADDR && (err = parse_lock_filter(l, l->o.lock_filter))) {
+		lock_close(l);
+		return err;
+	}
 	err = skel_load_designs(designs, (int)ARRAY_SIZE(designs), load_design, l,
 				"the lock contention BPF programs", &chosen, &l->why);
 	if (err) {
@@ -264,7 +458,13 @@ int lock_open(const struct lock_opts *opts, struct lock **out)
 		return err;
 	}
 	l->design = (enum lock_design)chosen;
-	l->m = machine_new(&(struct machine_opts){ .live = true });
+	const char *why;
+	if (l->o.aggr == LOCK_AGGR_ADDR && !zone_lock_usable(l, &why))
+		pr_info("zone locks are not named zone_lock: %s", why);
+	if ((err = fill_lock_filter(l))) {
+		lock_close(l);
+		return err;
+	}
 	*out = l;
 	return 0;
 }
@@ -405,23 +605,93 @@ static void name_caller(struct lock *l, struct lock_entry *e, const uint64_t *ip
 	e->name = c < n ? machine_intern(l->m, lock_symbolize(l, ips[c], buf, sizeof(buf))) : "";
 }
 
+/* The struct and member names a lock of these flags has in BTF (the type
+ * contention_begin's lock pointer points to, and the types wrapping it at
+ * the same address). */
+const char *const *lock_btf_types(uint32_t flags)
+{
+	static const char *const spin[] = { "spinlock_t", "spinlock", "raw_spinlock_t", "raw_spinlock",
+					    "arch_spinlock_t", "qspinlock", NULL };
+	static const char *const rwlock[] = { "rwlock_t", "rwlock", "arch_rwlock_t", "qrwlock", NULL };
+	static const char *const rwsem[] = { "rw_semaphore", NULL };
+	static const char *const mutex[] = { "mutex", NULL };
+	static const char *const sem[] = { "semaphore", NULL };
+	static const char *const pcpu[] = { "percpu_rw_semaphore", NULL };
+	static const char *const rt[] = { "rt_mutex", "rt_mutex_base", NULL };
+	static const char *const rwrt[] = { "rwlock_t", "rwlock", "rwbase_rt", NULL };
+	const char *cls = lock_type_class(flags);
+
+	if (!strcmp(cls, "spinlock"))
+		return spin;
+	if (!strcmp(cls, "rwlock"))
+		return rwlock;
+	if (!strcmp(cls, "rwsem"))
+		return rwsem;
+	if (!strcmp(cls, "mutex"))
+		return mutex;
+	if (!strcmp(cls, "semaphore"))
+		return sem;
+	if (!strcmp(cls, "percpu-rwsem"))
+		return pcpu;
+	if (!strcmp(cls, "rt-mutex"))
+		return rt;
+	if (!strcmp(cls, "rwlock-rt"))
+		return rwrt;
+	return NULL;
+}
+
+int lock_slab_member_name(const struct btf *btf, const struct lock_slab_info *si, uint64_t obj_off,
+			  uint32_t flags, char *buf, size_t len)
+{
+	const char *const *types = lock_btf_types(flags);
+	char name[LOCK_SLAB_NAME + 1];
+	char path[256];
+	int err;
+
+	if (!btf || !types || obj_off == LOCK_OBJ_OFF_NONE)
+		return -ENOENT;
+	memcpy(name, si->name, LOCK_SLAB_NAME);
+	name[LOCK_SLAB_NAME] = '\0';
+	uint32_t id = btf_slab_struct(btf, name, si->object_size);
+	if (!id)
+		return -ENOENT;
+	err = btf_member_path(btf, id, obj_off, types, path, sizeof(path));
+	if (err)
+		return err;
+	if ((size_t)snprintf(buf, len, "&%s", path) >= len)
+		return -E2BIG;
+	return 0;
+}
+
 static void name_lock(struct lock *l, struct lock_entry *e)
 {
-	static const char *const known[] = { "", "mmap_lock", "siglock", "rq_lock" };
-	char buf[128];
+	static const char *const *const known = known_names;
+	char buf[300];
 	const char *sym;
 	uint64_t off;
 
 	e->named = true;
-	if (e->v.known > 0 && e->v.known < ARRAY_SIZE(known)) {
+	if (e->v.known > 0 && e->v.known < ARRAY_SIZE(known_names)) {
 		e->name = known[e->v.known];
 		return;
 	}
+	/* beyond perf: another CPU's runqueue lock, as that CPU saw it */
+	for (int c = 0; c < l->nr_rq_locks; c++) {
+		if (l->rq_locks[c] == e->key.id) {
+			e->name = known[LOCK_KNOWN_RQ];
+			return;
+		}
+	}
 	if (e->v.slab) {
-		struct lock_slab_name sn;
-		if (!bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.slab_names), &e->v.slab, &sn)) {
-			sn.name[sizeof(sn.name) - 1] = '\0';
-			snprintf(buf, sizeof(buf), "&%s", sn.name);
+		struct lock_slab_info si;
+		if (!bpf_map_lookup_elem(bpf_map__fd(l->skel->maps.slab_names), &e->v.slab, &si)) {
+			si.name[sizeof(si.name) - 1] = '\0';
+			snprintf(buf, sizeof(buf), "&%s", si.name);
+			e->cache = machine_intern(l->m, buf);
+			/* beyond perf: the member the lock is in the cache's struct */
+			if (e->v.obj_off == LOCK_OBJ_OFF_NONE ||
+			    lock_slab_member_name(kernel_btf(l), &si, e->v.obj_off, e->v.flags, buf, sizeof(buf)))
+				snprintf(buf, sizeof(buf), "&%s", si.name);
 			e->name = machine_intern(l->m, buf);
 			return;
 		}
@@ -460,6 +730,23 @@ static void name_cgroup(struct lock *l, struct lock_entry *e)
 		e->name = "";
 }
 
+static void read_rq_locks(struct lock *l)
+{
+	int n = percpu_nr_cpus();
+	uint32_t zero = 0;
+	uint8_t *v = percpu_alloc(sizeof(uint64_t));
+
+	if (n <= 0 || percpu_lookup(bpf_map__fd(l->skel->maps.rq_locks), &zero, v)) {
+		free(v);
+		return;
+	}
+	l->rq_locks = xcalloc((size_t)n, sizeof(uint64_t));
+	for (int c = 0; c < n; c++)
+		memcpy(&l->rq_locks[c], v + (size_t)c * percpu_stride(sizeof(uint64_t)), sizeof(uint64_t));
+	l->nr_rq_locks = n;
+	free(v);
+}
+
 int lock_read(struct lock *l, struct lock_result *r)
 {
 	int fd = bpf_map__fd(l->skel->maps.stat);
@@ -470,6 +757,8 @@ int lock_read(struct lock *l, struct lock_result *r)
 
 	memset(r, 0, sizeof(*r));
 	percpu_counters_read(bpf_map__fd(l->skel->maps.counters), r->counters, LOCK_CNT__MAX);
+	if (l->o.aggr == LOCK_AGGR_ADDR && !l->rq_locks)
+		read_rq_locks(l);
 	while (bpf_map_get_next_key(fd, prev, &k) == 0) {
 		prev = &k;
 		struct lock_entry e = { .key = k };
@@ -526,6 +815,9 @@ void lock_close(struct lock *l)
 	if (!l)
 		return;
 	lock_bpf__destroy(l->skel);
+	btf__free(l->btf);
+	free(l->filter_addrs);
+	free(l->rq_locks);
 	if (l->m)
 		machine_free(l->m);
 	free(l);

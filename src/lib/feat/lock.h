@@ -37,6 +37,11 @@ struct lock_opts {
 	int stack_skip;		/* leading frames dropped; STACK_SKIP_AUTO: sym/stack_skip.h's rule */
 	uint32_t map_entries;	/* aggregation entries (0: 16384) */
 	int min_design;		/* testing: skip the better designs (enum lock_design) */
+	/* only these locks, filtered in the kernel (comma-separated: addresses,
+	 * mmap_lock, siglock, rq_lock, zone_lock, &<slab cache>, kernel data
+	 * symbols); NULL: all. Not with LOCK_AGGR_ADDR, whose entries are
+	 * filtered by name afterwards (lock_result_filter). */
+	const char *lock_filter;
 };
 
 struct lock_entry {
@@ -46,6 +51,8 @@ struct lock_entry {
 	uint64_t *stack;	/* LOCK_AGGR_CALLER: from the caller on, 0-terminated */
 	uint32_t nr_stack;
 	bool named;		/* LOCK_AGGR_ADDR: the lock could be named */
+	const char *cache;	/* LOCK_AGGR_ADDR: "&<slab cache>" (perf's name) of a lock in a
+				 * slab object, also when name is its member path; else NULL */
 };
 
 struct lock_result {
@@ -56,6 +63,10 @@ struct lock_result {
 };
 
 int lock_open(const struct lock_opts *o, struct lock **out);
+/* Is every name of a lock filter (lock_opts.lock_filter) one the kernel side
+ * can select? 0, or -EINVAL / -E2BIG / -EOPNOTSUPP (zone_lock where zones
+ * cannot be told) after a message naming the word. */
+int lock_filter_check(const char *list);
 enum lock_design lock_design(const struct lock *l, const char **why);
 int lock_start(struct lock *l, const pid_t *pids, size_t nr_pids, pid_t workload);
 int lock_poll(struct lock *l, int timeout_ms);
@@ -92,5 +103,17 @@ enum lock_frame lock_frame_class(const char *sym);
 /* perf's time column: ns below 1 us, else "%*.2f us|ms|s |m |h " in width
  * characters; width 0: plain nanoseconds (CSV). Returns buf. */
 char *lock_fmt_time(uint64_t ns, int width, char *buf, size_t len);
+
+struct btf;
+/* The BTF struct, typedef and member types a lock of these flags is (the
+ * lock's type class: "rw_semaphore", "mutex", "spinlock_t"...),
+ * NULL-terminated; NULL for an unknown type. */
+const char *const *lock_btf_types(uint32_t flags);
+/* "&<struct>.<member path>" of the lock obj_off bytes into an object of
+ * the slab cache si (btf/btf_path.h: the cache's struct, then the member of
+ * the lock's type at that offset), in buf. 0, or -ENOENT when the cache's
+ * struct is not known or no member of the lock's type is there. */
+int lock_slab_member_name(const struct btf *btf, const struct lock_slab_info *si, uint64_t obj_off,
+			  uint32_t flags, char *buf, size_t len);
 
 #endif

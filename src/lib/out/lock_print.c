@@ -80,7 +80,8 @@ void lock_result_filter(struct lock *l, struct lock_result *r, const char *locks
 		bool keep = true;
 		if (locks) {
 			snprintf(addr, sizeof(addr), "%#" PRIx64, (uint64_t)e->key.id);
-			keep = (e->name[0] && list_has(locks, e->name)) || list_has(locks, addr);
+			keep = (e->name[0] && list_has(locks, e->name)) || list_has(locks, addr) ||
+			       (e->cache && list_has(locks, e->cache));
 		}
 		if (keep && callstack)
 			keep = any_frame_matches(l, e, callstack);
@@ -142,6 +143,8 @@ static void json_key(struct json_writer *jw, struct lock *l, const struct lock_e
 		snprintf(buf, sizeof(buf), "%#" PRIx64, (uint64_t)e->key.id);
 		jw_kv_string(jw, "address", buf);
 		jw_kv_string(jw, "lock", e->name);
+		if (e->cache)
+			jw_kv_string(jw, "slab_cache", e->cache + 1);
 		break;
 	case LOCK_AGGR_OWNER:
 		jw_kv_uint(jw, "owner_tid", e->key.id);

@@ -18,7 +18,8 @@ extern const char *const lock_sort_key_names[];	/* NULL-terminated */
 
 /* Sort by key (descending), then total wait, then the key's id. */
 void lock_result_sort(struct lock_result *r, enum lock_sort_key key);
-/* perf's -L (locks by name or address) and -S (a frame of the caller's
+/* perf's -L (locks by name, address or, for a lock in a slab object, its
+ * cache's name "&<cache>" as perf names it) and -S (a frame of the caller's
  * stack whose name contains one of the words): comma-separated lists, NULL
  * for none; the entries that do not match are dropped, the order kept. */
 void lock_result_filter(struct lock *l, struct lock_result *r, const char *locks, const char *callstack);

@@ -5,7 +5,7 @@
  *   scripts/gen-vmlinux-min.py src/bpf/vmlinux/types.txt src/bpf/vmlinux/x86/vmlinux.h
  * from: bpftool v7.1.0 btf dump file /sys/kernel/btf/vmlinux format c
  * kernel: Linux 6.18.44-fc-v782 (x86_64)
- * kept: 211 of 16493 declarations (the roots in types.txt and what they
+ * kept: 240 of 16493 declarations (the roots in types.txt and what they
  * contain by value; pointed-to structs are only declared).
  * Every struct and union is preserve_access_index (the pragma below), so
  * CO-RE relocates field accesses against the running kernel's BTF. A
@@ -42,9 +42,14 @@ struct bpf_xdp_entity;
 struct bpf_xdp_link;
 struct bus_dma_region;
 struct bus_type;
+struct cacheline_padding;
 struct callback_head;
 struct capture_control;
 struct cfs_rq;
+struct cgroup;
+struct cgroup_file;
+struct cgroup_subsys;
+struct cgroup_subsys_state;
 struct class;
 struct compat_robust_list_head;
 struct completion;
@@ -54,8 +59,10 @@ struct cpu_stop_work;
 struct cpuidle_state;
 struct cpumask;
 struct cred;
+struct css_rstat_cpu;
 struct css_set;
 struct dcbnl_rtnl_ops;
+struct deferred_split;
 struct desc_struct;
 struct dev_archdata;
 struct dev_ifalias;
@@ -79,8 +86,10 @@ struct ethtool_netdev_state;
 struct ethtool_ops;
 struct file;
 struct files_struct;
+struct fprop_global;
 struct fred_cs;
 struct fred_ss;
+struct free_area;
 struct fs_struct;
 struct futex_pi_state;
 struct futex_private_hash;
@@ -119,11 +128,25 @@ struct l3mdev_ops;
 struct ldt_struct;
 struct linux_binfmt;
 struct list_head;
+struct llist_head;
 struct llist_node;
 struct load_weight;
 struct lock_class_key;
+struct lruvec;
+struct lruvec_stats;
+struct lruvec_stats_percpu;
 struct maple_tree;
 struct mem_cgroup;
+struct mem_cgroup_id;
+struct mem_cgroup_per_node;
+struct mem_cgroup_reclaim_iter;
+struct mem_cgroup_threshold_ary;
+struct mem_cgroup_thresholds;
+struct memcg1_events_percpu;
+struct memcg_cgwb_frn;
+struct memcg_vmstats;
+struct memcg_vmstats_percpu;
+struct memory_tier;
 struct mempolicy;
 struct mm_cid;
 struct mm_struct;
@@ -155,11 +178,17 @@ struct obj_cgroup;
 struct old_timespec32;
 struct optimistic_spin_queue;
 struct page;
+struct page_counter;
 struct page_frag;
 struct pcpu_dstats;
 struct pcpu_lstats;
 struct pcpu_sw_netstats;
+struct per_cpu_nodestat;
+struct per_cpu_pages;
+struct per_cpu_zonestat;
 struct percpu_counter;
+struct percpu_ref;
+struct percpu_ref_data;
 struct perf_branch_stack;
 struct perf_callchain_entry;
 struct perf_ctx_data;
@@ -168,6 +197,7 @@ struct perf_event_context;
 struct perf_raw_record;
 struct perf_regs;
 struct perf_sample_data;
+struct pglist_data;
 struct phy_device;
 struct phy_link_topology;
 struct pid;
@@ -188,6 +218,7 @@ struct rb_node;
 struct rb_root;
 struct rb_root_cached;
 struct rcu_node;
+struct rcu_work;
 struct rcuwait;
 struct reciprocal_value;
 struct reclaim_state;
@@ -218,6 +249,7 @@ struct sem_undo_list;
 struct seqcount;
 struct seqcount_spinlock;
 struct sfp_bus;
+struct shrinker_info;
 struct sigaction;
 struct sighand_struct;
 struct signal_struct;
@@ -255,15 +287,23 @@ struct uprobes_state;
 struct user_namespace;
 struct vdso_image;
 struct vm_struct;
+struct vmpressure;
 struct wait_queue_head;
 struct wake_irq;
 struct wake_q_node;
+struct wb_completion;
+struct wb_domain;
 struct work_struct;
+struct workqueue_struct;
 struct xdp_dev_bulk_queue;
 struct xdp_metadata_ops;
 struct xol_area;
 struct xps_dev_maps;
 struct xsk_tx_metadata_ops;
+struct zone;
+struct zonelist;
+struct zoneref;
+struct zswap_lruvec_state;
 union __sifields;
 union perf_mem_data_src;
 union perf_sample_weight;
@@ -1072,6 +1112,10 @@ struct task_struct {
 
 struct lock_class_key {};
 
+struct cacheline_padding {
+	char x[0];
+};
+
 struct fred_cs {
 	u64 cs: 16;
 	u64 sl: 2;
@@ -1288,12 +1332,180 @@ struct mm_struct {
 
 typedef struct cpumask cpumask_var_t[1];
 
+typedef struct {
+	seqcount_spinlock_t seqcount;
+	spinlock_t lock;
+} seqlock_t;
+
+struct free_area {
+	struct list_head free_list[5];
+	long unsigned int nr_free;
+	long unsigned int nr_unreported[5];
+};
+
+struct llist_head {
+	struct llist_node *first;
+};
+
+struct zone {
+	long unsigned int _watermark[4];
+	long unsigned int watermark_boost;
+	long unsigned int nr_reserved_highatomic;
+	long unsigned int nr_free_highatomic;
+	long int lowmem_reserve[5];
+	int node;
+	struct pglist_data *zone_pgdat;
+	struct per_cpu_pages *per_cpu_pageset;
+	struct per_cpu_zonestat *per_cpu_zonestats;
+	int pageset_high_min;
+	int pageset_high_max;
+	int pageset_batch;
+	long unsigned int zone_start_pfn;
+	atomic_long_t managed_pages;
+	long unsigned int spanned_pages;
+	long unsigned int present_pages;
+	long unsigned int present_early_pages;
+	const char *name;
+	long unsigned int nr_isolate_pageblock;
+	seqlock_t span_seqlock;
+	int initialized;
+	u16 *block_free;
+	u16 *block_stuck;
+	long unsigned int block_free_base;
+	long unsigned int block_free_nr;
+	long: 64;
+	struct cacheline_padding _pad1_;
+	struct free_area free_area[11];
+	long unsigned int flags;
+	spinlock_t lock;
+	struct llist_head trylock_free_pages;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	struct cacheline_padding _pad2_;
+	long unsigned int percpu_drift_mark;
+	long unsigned int compact_cached_free_pfn;
+	long unsigned int compact_cached_migrate_pfn[2];
+	long unsigned int compact_init_migrate_pfn;
+	long unsigned int compact_init_free_pfn;
+	unsigned int compact_considered;
+	unsigned int compact_defer_shift;
+	int compact_order_failed;
+	bool compact_blockskip_flush;
+	bool contiguous;
+	long: 0;
+	struct cacheline_padding _pad3_;
+	atomic_long_t vm_stat[11];
+	atomic_long_t vm_numa_event[6];
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+};
+
+struct zoneref {
+	struct zone *zone;
+	int zone_idx;
+};
+
+struct zonelist {
+	struct zoneref _zonerefs[5121];
+};
+
 struct wait_queue_head {
 	spinlock_t lock;
 	struct list_head head;
 };
 
 typedef struct wait_queue_head wait_queue_head_t;
+
+enum zone_type {
+	ZONE_DMA = 0,
+	ZONE_DMA32 = 1,
+	ZONE_NORMAL = 2,
+	ZONE_MOVABLE = 3,
+	ZONE_DEVICE = 4,
+	__MAX_NR_ZONES = 5,
+};
+
+struct deferred_split {
+	spinlock_t split_queue_lock;
+	struct list_head split_queue;
+	long unsigned int split_queue_len;
+};
+
+struct zswap_lruvec_state {
+	atomic_long_t nr_disk_swapins;
+};
+
+struct lruvec {
+	struct list_head lists[5];
+	spinlock_t lru_lock;
+	long unsigned int anon_cost;
+	long unsigned int file_cost;
+	atomic_long_t nonresident_age;
+	long unsigned int refaults[2];
+	long unsigned int flags;
+	struct pglist_data *pgdat;
+	struct zswap_lruvec_state zswap_lruvec_state;
+};
+
+struct pglist_data {
+	struct zone node_zones[5];
+	struct zonelist node_zonelists[2];
+	int nr_zones;
+	spinlock_t node_size_lock;
+	long unsigned int node_start_pfn;
+	long unsigned int node_present_pages;
+	long unsigned int node_spanned_pages;
+	int node_id;
+	wait_queue_head_t kswapd_wait;
+	wait_queue_head_t pfmemalloc_wait;
+	wait_queue_head_t reclaim_wait[4];
+	atomic_t nr_writeback_throttled;
+	long unsigned int nr_reclaim_start;
+	struct mutex kswapd_lock;
+	struct task_struct *kswapd;
+	int kswapd_order;
+	enum zone_type kswapd_highest_zoneidx;
+	atomic_t kswapd_failures;
+	int kcompactd_max_order;
+	enum zone_type kcompactd_highest_zoneidx;
+	wait_queue_head_t kcompactd_wait;
+	struct task_struct *kcompactd;
+	bool proactive_compact_trigger;
+	long unsigned int totalreserve_pages;
+	long unsigned int min_unmapped_pages;
+	long unsigned int min_slab_pages;
+	long: 64;
+	long: 64;
+	long: 64;
+	struct cacheline_padding _pad1_;
+	long unsigned int first_deferred_pfn;
+	struct deferred_split deferred_split_queue;
+	unsigned int nbp_rl_start;
+	long unsigned int nbp_rl_nr_cand;
+	unsigned int nbp_threshold;
+	unsigned int nbp_th_start;
+	long unsigned int nbp_th_nr_cand;
+	struct lruvec __lruvec;
+	long unsigned int flags;
+	long: 64;
+	long: 64;
+	long: 64;
+	struct cacheline_padding _pad2_;
+	struct per_cpu_nodestat *per_cpu_nodestats;
+	atomic_long_t vm_stat[51];
+	struct memory_tier *memtier;
+	long: 64;
+	long: 64;
+	long: 64;
+};
 
 struct kref {
 	refcount_t refcount;
@@ -1419,6 +1631,211 @@ struct sighand_struct {
 	refcount_t count;
 	wait_queue_head_t signalfd_wqh;
 	struct k_sigaction action[64];
+};
+
+struct css_set {
+	struct cgroup_subsys_state *subsys[12];
+	refcount_t refcount;
+	struct css_set *dom_cset;
+	struct cgroup *dfl_cgrp;
+	int nr_tasks;
+	struct list_head tasks;
+	struct list_head mg_tasks;
+	struct list_head dying_tasks;
+	struct list_head task_iters;
+	struct list_head e_cset_node[12];
+	struct list_head threaded_csets;
+	struct list_head threaded_csets_node;
+	struct hlist_node hlist;
+	struct list_head cgrp_links;
+	struct list_head mg_src_preload_node;
+	struct list_head mg_dst_preload_node;
+	struct list_head mg_node;
+	struct cgroup *mg_src_cgrp;
+	struct cgroup *mg_dst_cgrp;
+	struct css_set *mg_dst_cset;
+	bool dead;
+	struct callback_head callback_head;
+};
+
+struct percpu_ref {
+	long unsigned int percpu_count_ptr;
+	struct percpu_ref_data *data;
+};
+
+struct rcu_work {
+	struct work_struct work;
+	struct callback_head rcu;
+	struct workqueue_struct *wq;
+};
+
+struct cgroup_subsys_state {
+	struct cgroup *cgroup;
+	struct cgroup_subsys *ss;
+	struct percpu_ref refcnt;
+	struct css_rstat_cpu *rstat_cpu;
+	struct list_head sibling;
+	struct list_head children;
+	int id;
+	unsigned int flags;
+	u64 serial_nr;
+	atomic_t online_cnt;
+	struct work_struct destroy_work;
+	struct rcu_work destroy_rwork;
+	struct cgroup_subsys_state *parent;
+	int nr_descendants;
+	struct cgroup_subsys_state *rstat_flush_next;
+};
+
+struct mem_cgroup_id {
+	int id;
+	refcount_t ref;
+};
+
+struct page_counter {
+	atomic_long_t usage;
+	long unsigned int failcnt;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	struct cacheline_padding _pad1_;
+	long unsigned int emin;
+	atomic_long_t min_usage;
+	atomic_long_t children_min_usage;
+	long unsigned int elow;
+	atomic_long_t low_usage;
+	atomic_long_t children_low_usage;
+	long unsigned int watermark;
+	long unsigned int local_watermark;
+	struct cacheline_padding _pad2_;
+	bool protection_support;
+	bool track_failcnt;
+	long unsigned int min;
+	long unsigned int low;
+	long unsigned int high;
+	long unsigned int max;
+	struct page_counter *parent;
+	long: 64;
+	long: 64;
+};
+
+struct vmpressure {
+	long unsigned int scanned;
+	long unsigned int reclaimed;
+	long unsigned int tree_scanned;
+	long unsigned int tree_reclaimed;
+	spinlock_t sr_lock;
+	struct list_head events;
+	struct mutex events_lock;
+	struct work_struct work;
+};
+
+struct cgroup_file {
+	struct kernfs_node *kn;
+	long unsigned int notified_at;
+	struct timer_list notify_timer;
+};
+
+struct fprop_global {
+	struct percpu_counter events;
+	unsigned int period;
+	seqcount_t sequence;
+};
+
+struct wb_domain {
+	spinlock_t lock;
+	struct fprop_global completions;
+	struct timer_list period_timer;
+	long unsigned int period_time;
+	long unsigned int dirty_limit_tstamp;
+	long unsigned int dirty_limit;
+};
+
+struct wb_completion {
+	atomic_t cnt;
+	wait_queue_head_t *waitq;
+};
+
+struct memcg_cgwb_frn {
+	u64 bdi_id;
+	int memcg_id;
+	u64 at;
+	struct wb_completion done;
+};
+
+struct mem_cgroup_thresholds {
+	struct mem_cgroup_threshold_ary *primary;
+	struct mem_cgroup_threshold_ary *spare;
+};
+
+struct mem_cgroup {
+	struct cgroup_subsys_state css;
+	struct mem_cgroup_id id;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	struct page_counter memory;
+	union {
+		struct page_counter swap;
+		struct page_counter memsw;
+	};
+	struct list_head memory_peaks;
+	struct list_head swap_peaks;
+	spinlock_t peaks_lock;
+	struct work_struct high_work;
+	long unsigned int zswap_max;
+	bool zswap_writeback;
+	struct vmpressure vmpressure;
+	bool oom_group;
+	int swappiness;
+	struct cgroup_file events_file;
+	struct cgroup_file events_local_file;
+	struct cgroup_file swap_events_file;
+	struct memcg_vmstats *vmstats;
+	atomic_long_t memory_events[9];
+	atomic_long_t memory_events_local[9];
+	u64 socket_pressure;
+	int kmemcg_id;
+	struct obj_cgroup *objcg;
+	struct obj_cgroup *orig_objcg;
+	struct list_head objcg_list;
+	struct memcg_vmstats_percpu *vmstats_percpu;
+	struct list_head cgwb_list;
+	struct wb_domain cgwb_domain;
+	struct memcg_cgwb_frn cgwb_frn[4];
+	struct deferred_split deferred_split_queue;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	struct page_counter kmem;
+	struct page_counter tcpmem;
+	struct memcg1_events_percpu *events_percpu;
+	long unsigned int soft_limit;
+	long unsigned int shown_ram;
+	bool oom_lock;
+	int under_oom;
+	int oom_kill_disable;
+	struct mutex thresholds_lock;
+	struct mem_cgroup_thresholds thresholds;
+	struct mem_cgroup_thresholds memsw_thresholds;
+	struct list_head oom_notify;
+	bool tcpmem_active;
+	int tcpmem_pressure;
+	struct list_head event_list;
+	spinlock_t event_list_lock;
+	struct mem_cgroup_per_node *nodeinfo[0];
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
 };
 
 typedef int (*notifier_fn_t)(struct notifier_block *, long unsigned int, void *);
@@ -2054,6 +2471,34 @@ enum bpf_func_id {
 	__BPF_FUNC_MAX_ID = 212,
 };
 
+struct mem_cgroup_reclaim_iter {
+	struct mem_cgroup *position;
+	atomic_t generation;
+};
+
+struct mem_cgroup_per_node {
+	struct mem_cgroup *memcg;
+	struct lruvec_stats_percpu *lruvec_stats_percpu;
+	struct lruvec_stats *lruvec_stats;
+	struct shrinker_info *shrinker_info;
+	struct rb_node tree_node;
+	long unsigned int usage_in_excess;
+	bool on_tree;
+	struct lruvec lruvec;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	struct cacheline_padding _pad2_;
+	long unsigned int lru_zone_size[25];
+	struct mem_cgroup_reclaim_iter iter;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+};
+
 struct perf_sample_data {
 	u64 sample_flags;
 	u64 period;
@@ -2450,6 +2895,22 @@ struct net_device {
 	long: 64;
 	long: 64;
 	u8 priv[0];
+};
+
+enum cgroup_subsys_id {
+	cpuset_cgrp_id = 0,
+	cpu_cgrp_id = 1,
+	cpuacct_cgrp_id = 2,
+	io_cgrp_id = 3,
+	memory_cgrp_id = 4,
+	devices_cgrp_id = 5,
+	freezer_cgrp_id = 6,
+	net_cls_cgrp_id = 7,
+	perf_event_cgrp_id = 8,
+	net_prio_cgrp_id = 9,
+	hugetlb_cgrp_id = 10,
+	pids_cgrp_id = 11,
+	CGROUP_SUBSYS_COUNT = 12,
 };
 
 enum perf_event_sample_format {
