@@ -35,7 +35,7 @@ static void decode_record(const struct perf_event_header *h)
 	case PERF_RECORD_MMAP2:
 		if (!pd_decode_mmap2(h, h->size, &d.mmap2))
 			sink += strlen(d.mmap2.filename) + d.mmap2.rec.prot +
-				((h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && d.mmap2.rec.build_id_size
+				((d.mmap2.rec.header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && d.mmap2.rec.build_id_size
 				 ? d.mmap2.rec.build_id[d.mmap2.rec.build_id_size - 1] : 0);
 		break;
 	case PERF_RECORD_COMM:

@@ -13,8 +13,8 @@ unpriv true || skip "setpriv cannot switch to nobody"
 
 cd "$TMP/w" || fail "no temp dir"
 unpriv "$BPFPERF" record -e cpu-clock -F 999 -o "$TMP/w/u.data" -- python3 -c 'import time
-t = time.time()
-while time.time() - t < 0.3: pass' >out 2>err || { cat err; fail "unprivileged record failed"; }
+t = time.process_time()
+while time.process_time() - t < 0.3: pass' >out 2>err || { cat err; fail "unprivileged record failed"; }
 grep -q "perf_event_paranoid = 2 .*sampling 'cpu-clock:u' (user space only)" err \
   || { cat err; fail "no note about the user-only fallback"; }
 grep -qi "kptr_restrict" err && { cat err; fail "a kptr_restrict message for a user-only recording"; }

@@ -6,9 +6,12 @@ need_root
 need_cmd perf linux-perf
 need_tracefs
 cd "$TMP"
-"$DEMO" 4 >/dev/null 2>&1 &
+"$DEMO" 4 >demo.out 2>&1 &
 dp=$!
-sleep 1.6   # past the BPF phase: the user phase runs now
+# past the BPF phase (the demo says when it unloads its program): the user phase runs now
+for i in $(seq 100); do grep -q "now unloading" demo.out && break; sleep 0.1; done
+grep -q "now unloading" demo.out || { cat demo.out; fail "the demo did not reach its user phase in 10 s"; }
+sleep 0.2
 "$BPFPERF" record -g -p $dp -o p.data --duration 0.8 2>p.err || { cat p.err; fail "record -p"; }
 "$BPFPERF" report -i p.data --no-children --json > p.json || fail "report -p"
 python3 - p.json $dp <<'PY' || fail "-p profile"
