@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Off-CPU test workload. Build with frame pointers (-fno-omit-frame-pointer).
- *   off_cpu_waits sleep N MS   N sleeps of MS ms in offcpu_sleeper()
+ *   off_cpu_waits sleep N MS   N sleeps of MS ms in offcpu_sleeper(); prints
+ *                              "slept_ns T": the time they took
  *   off_cpu_waits pipe MS      blocks in read(2) of a pipe in offcpu_pipe_reader()
  *                              until a child writes after MS ms
  * The system calls are made inline (no libc wrapper without a frame
@@ -40,8 +41,17 @@ __attribute__((noinline)) long offcpu_pipe_reader(int fd)
 int main(int argc, char **argv)
 {
 	if (argc >= 4 && !strcmp(argv[1], "sleep")) {
-		for (long i = 0, n = atol(argv[2]); i < n; i++)
+		/* the time the sleeps took, wake-up delays included: what an
+		 * off-CPU profile measures (switch-out to switch-in) */
+		struct timespec t0, t1;
+		long long slept = 0;
+		for (long i = 0, n = atol(argv[2]); i < n; i++) {
+			clock_gettime(CLOCK_MONOTONIC, &t0);
 			offcpu_sleeper(atol(argv[3]));
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			slept += (t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);
+		}
+		printf("slept_ns %lld\n", slept);
 		return 0;
 	}
 	if (argc >= 3 && !strcmp(argv[1], "pipe")) {
