@@ -132,10 +132,16 @@ int event_parse(const char *spec, struct perf_event_attr *attr, char **name, cha
 	}
 	if (!found) {
 		struct strbuf sb = { 0 };
-		for (size_t i = 0; i < ARRAY_SIZE(named_events); i++)
-			if (edit_distance(buf, named_events[i].name) <= 3 ||
+		size_t len = strlen(buf);
+		/* the distance is at least the difference in length: only
+		 * names of about the same length are measured */
+		for (size_t i = 0; i < ARRAY_SIZE(named_events); i++) {
+			size_t nl = strlen(named_events[i].name);
+			if (((len > nl ? len - nl : nl - len) <= 3 &&
+			     edit_distance(buf, named_events[i].name) <= 3) ||
 			    strstr(named_events[i].name, buf))
 				sb_printf(&sb, "%s%s", sb.len ? ", " : "", named_events[i].name);
+		}
 		snprintf(err, errlen, "unknown event '%s'%s%s%s; events are perf's names (cpu-clock, "
 			 "cycles, page-faults, ...) or tracepoints as SYSTEM:NAME", spec,
 			 sb.len ? " (did you mean: " : "", sb.len ? sb.buf : "", sb.len ? ")" : "");

@@ -209,7 +209,8 @@ int pd_bpf_progs_decode(const void *buf, size_t len, pd_bpf_prog_fn fn, void *ct
 		struct bpf_prog_info info;
 		memset(&info, 0, sizeof(info));
 		memcpy(&info, b + pos, info_len < sizeof(info) ? info_len : sizeof(info));
-		/* An aligned private copy: arrays hold u64/u32 records. */
+		/* A private copy (its start aligned; an array in it is where the
+		 * file says: consumers read records with memcpy). */
 		uint8_t *data = xmalloc(data_len ? data_len : 1);
 		memcpy(data, b + pos + info_len, data_len);
 		pos += info_len + data_len;

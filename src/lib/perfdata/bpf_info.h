@@ -36,8 +36,9 @@ struct pd_btf_blob {
 void pd_btfs_encode(struct strbuf *b, const struct pd_btf_blob *btfs, size_t n);
 
 /* Decode HEADER_BPF_PROG_INFO: fn gets each info with the array pointer
- * fields relocated to real addresses in an aligned private copy (valid during the
- * call). Entries with out-of-bounds arrays are skipped with a warning.
+ * fields relocated to real addresses in a private copy (valid during the
+ * call; an array is where the file puts it, which may be unaligned: read
+ * its records with memcpy). Entries with out-of-bounds arrays are skipped with a warning.
  * Returns the number of entries or -1 if the section is malformed. */
 typedef void (*pd_bpf_prog_fn)(void *ctx, const struct bpf_prog_info *info);
 int pd_bpf_progs_decode(const void *buf, size_t len, pd_bpf_prog_fn fn, void *ctx);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define RANK_DATA 10		/* not text: only used to end the previous symbol */
@@ -187,14 +188,14 @@ static void parse_sized_line(struct kparse *k, char *line, size_t len)
 /* The file is read in blocks that the table keeps when symbols were taken
  * from them (names point into them): no growing buffer copied over and over.
  * A line cut by the end of a block moves to the start of the next one. */
-static int parse_file(int fd, struct kparse *k)
+static int parse_file(int fd, struct kparse *k, size_t block)
 {
 	size_t carry = 0;
 	uint64_t total = 0;	/* bounded: a kallsyms file is at most KALLSYMS_MAX */
 	char keep[KALLSYMS_MAX_LINE];
 	bool skipping = false;	/* inside an overlong line: up to its newline */
 	for (;;) {
-		size_t cap = carry + BLOCK;
+		size_t cap = carry + block;
 		char *buf = xmalloc(cap + 1);
 		if (carry)
 			memcpy(buf, keep, carry);
@@ -283,9 +284,19 @@ static long load(const char *path, const char *modules, struct strtab *strs, str
 		return fd;
 	struct kparse k = { .strs = strs, .st = st, .copy = copy, .data = data,
 			    .kernel = strtab_intern(strs, "[kernel.kallsyms]") };
-	/* ~130k lines on a distribution kernel: one allocation of the table */
-	ARRAY_GROW(st->syms, st->cap, st->n + (1u << 17));
-	int err = parse_file(fd, &k);
+	/* ~130k lines on a distribution kernel: one allocation of the table;
+	 * a regular file (a copy, a test's) tells its size, /proc/kallsyms does
+	 * not (a line takes 24 bytes at least) */
+	struct stat sb;
+	size_t lines_max = 1u << 17, block = BLOCK;
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
+		if ((uint64_t)sb.st_size / 24 < lines_max)
+			lines_max = (size_t)sb.st_size / 24 + 16;
+		if ((uint64_t)sb.st_size < block)
+			block = (size_t)sb.st_size + 1;	/* read at once, EOF seen */
+	}
+	ARRAY_GROW(st->syms, st->cap, st->n + lines_max);
+	int err = parse_file(fd, &k, block);
 	close(fd);
 	if (k.long_lines)
 		pr_warn("%s: %zu lines of %d bytes or more skipped: not the /proc/kallsyms format "

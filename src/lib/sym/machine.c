@@ -664,13 +664,18 @@ void machine_bpf_prog_info(struct machine *m, const struct bpf_prog_info *info)
 {
 	if (!info || !info->jited_ksyms || !info->nr_jited_ksyms)
 		return;
-	const uint64_t *ksyms = (const uint64_t *)(uintptr_t)info->jited_ksyms;
-	const uint32_t *lens = (const uint32_t *)(uintptr_t)info->jited_func_lens;
+	/* The arrays are where the file says, maybe not aligned (writers
+	 * before perf's 8-byte rounding packed them): read them by bytes. */
+	const uint8_t *ksyms = (const uint8_t *)(uintptr_t)info->jited_ksyms;
+	const uint8_t *lens = (const uint8_t *)(uintptr_t)info->jited_func_lens;
 	const uint8_t (*tags)[BPF_TAG_SIZE] =
 		(const uint8_t (*)[BPF_TAG_SIZE])(uintptr_t)info->prog_tags;
 	for (uint32_t i = 0; i < info->nr_jited_ksyms && i < 256; i++) {
-		uint64_t addr = ksyms[i];
-		uint32_t len = lens && i < info->nr_jited_func_lens ? lens[i] : 0;
+		uint64_t addr;
+		uint32_t len = 0;
+		memcpy(&addr, ksyms + (size_t)i * sizeof(addr), sizeof(addr));
+		if (lens && i < info->nr_jited_func_lens)
+			memcpy(&len, lens + (size_t)i * sizeof(len), sizeof(len));
 		if (!addr)
 			continue;
 		const uint8_t *tag = tags && i < info->nr_prog_tags ? tags[i] : info->tag;
