@@ -683,11 +683,14 @@ static int report_input(struct report *rp, struct hist_opts *ho)
 		goto fail;
 	}
 	size_t flen;
-	const uint32_t *nrc = pd_feature(f, PD_FEAT_NRCPUS, &flen);
-	for (size_t c = nrc && flen >= 8 ? nrc[1] : ARRAY_SIZE(rp->cpus); rp->cpu_list && c < ARRAY_SIZE(rp->cpus); c++) {
+	const void *nrc = pd_feature(f, PD_FEAT_NRCPUS, &flen);
+	uint32_t online = 0;	/* NRCPUS: available, online (u32 each; sections are not aligned) */
+	if (nrc && flen >= 8)
+		memcpy(&online, (const char *)nrc + 4, sizeof(online));
+	for (size_t c = online ? online : ARRAY_SIZE(rp->cpus); rp->cpu_list && c < ARRAY_SIZE(rp->cpus); c++) {
 		if (rp->cpus[c]) {
 			pr_err("--cpu %s: CPU %zu is not in %s, recorded on %u CPUs", rp->cpu_list, c, rp->input,
-			       nrc[1]);
+			       online);
 			goto fail;
 		}
 	}

@@ -122,7 +122,8 @@ int pd_writer_add_attr(struct pd_writer *w, const struct perf_event_attr *attr,
 	e->attr.size = PD_ATTR_SIZE;
 	e->name = xstrdup(name);
 	e->ids = xcalloc(nids, sizeof(uint64_t));
-	memcpy(e->ids, ids, nids * sizeof(uint64_t));
+	if (nids)	/* an event opened nowhere has no ids (ids may be NULL) */
+		memcpy(e->ids, ids, nids * sizeof(uint64_t));
 	e->nids = nids;
 	return 0;
 }
