@@ -9,11 +9,12 @@ need_cmd python3
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
 cd "$TMP"
 # a spinner on CPU 1 and one on CPU 0, other than the command
-spin() { taskset -c "$1" python3 -c 'import ctypes, sys
+# exec: $! is the spinner itself (taskset execs python), so kill stops it
+spin() { exec taskset -c "$1" python3 -c 'import ctypes, sys
 ctypes.CDLL(None).prctl(15, sys.argv[1].encode(), 0, 0, 0)
 while True: pass' "$2"; }
-spin 1 spin1 & s1=$!
-spin 0 spin0 & s0=$!
+(spin 1 spin1) & s1=$!
+(spin 0 spin0) & s0=$!
 trap 'kill $s0 $s1 2>/dev/null; rm -rf "$TMP"' EXIT
 sleep 0.2
 "$BPFPERF" record -C 0 -o c0.data -- sleep 1 >/dev/null 2>rec.err || { cat rec.err; fail "record -C 0 -- sleep 1"; }
