@@ -30,3 +30,15 @@ expect_fail() {
   grep -qiE -e "$pat" "$TMP/err" || { cat "$TMP/err"; fail "$desc: stderr lacks /$pat/"; }
   ok "$desc"
 }
+# track_pids: background processes a test starts go into "$TMP/pids" (one pid
+# per line) and are killed at exit, with $PERFMAP (a perf map the test wrote)
+# and the temporary directory removed; ms_since T0: milliseconds since
+# T0 (from date +%s%N).
+track_pids() {
+  PERFMAP=
+  : >"$TMP/pids"
+  trap '[ -n "$PERFMAP" ] && rm -f "$PERFMAP"
+        for p in $(cat "$TMP/pids" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
+        rm -rf "$TMP"' EXIT
+}
+ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }

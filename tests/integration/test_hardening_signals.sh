@@ -10,15 +10,7 @@ need_examples
 need_cmd python3
 need_cmd timeout coreutils
 cd "$TMP"
-PERFMAP=
-cleanup() {
-  [ -n "$PERFMAP" ] && rm -f "$PERFMAP"
-  for p in $(cat "$TMP/pids" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
-: >"$TMP/pids"
-ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
+track_pids
 
 # ---- SIGTERM / SIGINT to COMMAND -- CMD ----
 # stop_after SIG DELAY CMD...: start CMD (stdout in sig.out), wait until its
