@@ -576,6 +576,21 @@ static bool load_perf_map(struct dso *d)
  * (also under the process's /proc/PID/root), and when its build id differs,
  * perf's build-id cache and the distribution's debug file. A list of
  * fallbacks read top to bottom, which is why it is long. */
+/* Open a file found by d's build-id (the build-id cache's copy, the
+ * distribution's debug file): true when it is there and carries that very
+ * build-id; else nothing is left open. */
+static bool open_by_build_id(const struct dso *d, const char *cand, struct elf_file *f)
+{
+	if (!elf_file_open(cand, f))
+		return false;
+	uint8_t bid[20];
+	size_t blen = 0;
+	if (read_build_id(f->e, bid, &blen) && same_build_id(d->build_id, d->build_id_len, bid, blen))
+		return true;
+	elf_file_close(f);
+	return false;
+}
+
 void dso_load(struct dso *d, const struct dso_load_opts *o)
 {
 	if (d->loaded)
@@ -613,17 +628,10 @@ void dso_load(struct dso *d, const struct dso_load_opts *o)
 	 * when it was rebuilt, deleted or lived in a container now gone. */
 	char *cached = d->build_id_len ?
 		buildid_cache_lookup(o->buildid_dir, d->build_id, d->build_id_len, "elf") : NULL;
-	if (cached && elf_file_open(cached, &f)) {
-		uint8_t bid[20];
-		size_t blen = 0;
-		if (read_build_id(f.e, bid, &blen) &&
-		    same_build_id(d->build_id, d->build_id_len, bid, blen)) {
-			found = true;
-			snprintf(tried, sizeof(tried), "%.4000s", cached);
-			snprintf(path, sizeof(path), "%.4000s", cached);
-		} else {
-			elf_file_close(&f);
-		}
+	if (cached && open_by_build_id(d, cached, &f)) {
+		found = true;
+		snprintf(tried, sizeof(tried), "%.4000s", cached);
+		snprintf(path, sizeof(path), "%.4000s", cached);
 	}
 	free(cached);
 	for (int r = 0; r < nroots && !found; r++) {
@@ -650,17 +658,10 @@ void dso_load(struct dso *d, const struct dso_load_opts *o)
 		sym_hex_id(d->build_id, d->build_id_len, hex);
 		char cand[4096];
 		snprintf(cand, sizeof(cand), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
-		if (elf_file_open(cand, &f)) {
-			uint8_t bid[20];
-			size_t blen = 0;
-			if (read_build_id(f.e, bid, &blen) &&
-			    same_build_id(d->build_id, d->build_id_len, bid, blen)) {
-				found = true;
-				snprintf(tried, sizeof(tried), "%.4000s", cand);
-				snprintf(path, sizeof(path), "%.4000s", cand);
-			} else {
-				elf_file_close(&f);
-			}
+		if (open_by_build_id(d, cand, &f)) {
+			found = true;
+			snprintf(tried, sizeof(tried), "%.4000s", cand);
+			snprintf(path, sizeof(path), "%.4000s", cand);
 		}
 	}
 	if (!found) {
