@@ -56,3 +56,20 @@ value() { python3 "$PARSE" "$1" "$2" "$3" || fail "cannot parse $2 ($1): $(head 
 
 # within A B PCT: |A - B| <= PCT% of B
 within() { python3 -c "import sys; a,b,p=map(float,sys.argv[1:]); sys.exit(0 if abs(a-b) <= p/100*b else 1)" "$@"; }
+
+# ab_cgroups: cgroups A and B/child under the cgroup v2 mount $CG (removed at
+# exit, with $TMP; skip where they cannot be made) and the 1:3 workloads
+# $W_PAGES and $W_SPIN ($TMP/work, built by the caller), each moving itself
+# into its cgroup before exec (bpfperf's command starts both once counting
+# has begun): A does a third of B's work.
+ab_cgroups() {
+  CG=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+  [ -n "$CG" ] || skip "cgroup v2 is not mounted"
+  A=bpfperf-test-$$-a B=bpfperf-test-$$-b
+  mkdir "$CG/$A" "$CG/$B" "$CG/$B/child" || skip "cannot create cgroups under $CG"
+  trap 'rmdir "$CG/$B/child" "$CG/$A" "$CG/$B" 2>/dev/null; rm -rf "$TMP"' EXIT
+  W_PAGES="sh -c 'echo \$\$ > $CG/$A/cgroup.procs; exec $TMP/work pages 20000' &
+   sh -c 'echo \$\$ > $CG/$B/child/cgroup.procs; exec $TMP/work pages 60000' & wait"
+  W_SPIN="sh -c 'echo \$\$ > $CG/$A/cgroup.procs; exec $TMP/work spin 300' >$TMP/self_a &
+   sh -c 'echo \$\$ > $CG/$B/child/cgroup.procs; exec $TMP/work spin 900' >$TMP/self_b & wait"
+}

@@ -10,19 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 . "$SRC/tests/integration/stat_lib.sh"
-CG=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
-[ -n "$CG" ] || skip "cgroup v2 is not mounted"
-A=bpfperf-test-$$-a B=bpfperf-test-$$-b
-mkdir "$CG/$A" "$CG/$B" "$CG/$B/child" || skip "cannot create cgroups under $CG"
-cleanup() { rmdir "$CG/$B/child" "$CG/$A" "$CG/$B" 2>/dev/null; rm -rf "$TMP"; }
-trap cleanup EXIT
-
-# Each workload moves itself into its cgroup before exec (bpfperf's command
-# starts both once counting has begun).
-W_PAGES="sh -c 'echo \$\$ > $CG/$A/cgroup.procs; exec $TMP/work pages 20000' &
-   sh -c 'echo \$\$ > $CG/$B/child/cgroup.procs; exec $TMP/work pages 60000' & wait"
-W_SPIN="sh -c 'echo \$\$ > $CG/$A/cgroup.procs; exec $TMP/work spin 300' >$TMP/self_a &
-   sh -c 'echo \$\$ > $CG/$B/child/cgroup.procs; exec $TMP/work spin 900' >$TMP/self_b & wait"
+ab_cgroups
 
 # Per-cgroup perf events (PERF_FLAG_PID_CGROUP) fail with ENOENT on some
 # kernels and setups (the Debian 6.1 and 6.12 QEMU guests): perf then says

@@ -15,17 +15,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 . "$SRC/tests/integration/stat_lib.sh"
-CG=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
-[ -n "$CG" ] || skip "cgroup v2 is not mounted"
-A=bpfperf-test-$$-a B=bpfperf-test-$$-b
-mkdir "$CG/$A" "$CG/$B" "$CG/$B/child" || skip "cannot create cgroups under $CG"
-cleanup() { rmdir "$CG/$B/child" "$CG/$A" "$CG/$B" 2>/dev/null; rm -rf "$TMP"; }
-trap cleanup EXIT
-
-W_PAGES="sh -c 'echo \$\$ > $CG/$A/cgroup.procs; exec $TMP/work pages 20000' &
-   sh -c 'echo \$\$ > $CG/$B/child/cgroup.procs; exec $TMP/work pages 60000' & wait"
-W_SPIN="sh -c 'echo \$\$ > $CG/$A/cgroup.procs; exec $TMP/work spin 300' >$TMP/self_a &
-   sh -c 'echo \$\$ > $CG/$B/child/cgroup.procs; exec $TMP/work spin 900' >$TMP/self_b & wait"
+ab_cgroups
 
 # run CMD KIND [MODE]: the two -G runs (pages: A, B and none; spin: A, B) into $TMP/out
 run() {
