@@ -9,6 +9,7 @@ sh scripts/deps.sh --test || exit 1
 sh scripts/build.sh --asan || { echo "build failed" >&2; exit 1; }
 pass=0 fail=0 skip=0
 failed_names=""
+recap=""
 
 count_meson() {   # $1 = build dir
   log="$1/meson-logs/testlog.json"
@@ -59,11 +60,15 @@ for b in build build-asan; do
     else
       fail=$((fail + 1)); failed_names="$failed_names $name($b)"
       echo "FAIL  $name (exit $rc, ${secs}s); its output:"; sed 's/^/    /' "/tmp/bpfperf-$name-$$.log" | tail -40
+      # one line per failure again at the end, where a truncated log still shows it
+      recap="$recap
+  $name($b): $(grep -E '^(FAIL|ERROR)|error:|AddressSanitizer|runtime error' "/tmp/bpfperf-$name-$$.log" | tail -1 | cut -c1-240)"
     fi
     rm -f "/tmp/bpfperf-$name-$$.log"
   done
 done
 
+[ -n "$recap" ] && echo "why the integration tests failed (last failure line of each):$recap"
 [ -n "$failed_names" ] && echo "failed:$failed_names"
 [ "$skip" -gt 0 ] && echo "WARNING: $skip test(s) skipped; see the SKIP lines above"
 echo "tests: $pass passed, $fail failed, $skip skipped"

@@ -61,7 +61,7 @@ static int parse_args(int argc, char **argv, struct trace_cli *o)
 		CLI_FLAG(0, "errno-summary", "break errors down by errno in the summary", &o->errno_summary),
 		CLI_CALL('p', "pid", "PID,...", "trace existing processes (all their threads)", &o->target,
 			 target_cli_pids),
-		CLI_FLAG('a', "all-cpus", "trace the whole system (except bpfperf and its ancestry)",
+		CLI_FLAG('a', "all-cpus", "trace the whole system (except bpfperf and its ancestry); with -- CMD, while CMD runs",
 			 &o->target.system_wide),
 		CLI_FLAG(0, "failure", "show only failed calls", &o->failure),
 		CLI_DOUBLE(0, "duration", "MS", "show only calls that took longer than MS milliseconds", &o->min_ms,
@@ -98,7 +98,7 @@ static int parse_args(int argc, char **argv, struct trace_cli *o)
 		pr_err("nothing to trace; give -p PID, -a or -- CMD (see 'bpfperf trace --help')");
 		return CLI_USAGE_ERROR;
 	}
-	if (target_check(t, TARGET_REQUIRED | TARGET_NO_TIDS) < 0)
+	if (target_check(t, TARGET_REQUIRED | TARGET_NO_TIDS | TARGET_A_WITH_CMD) < 0)
 		return CLI_USAGE_ERROR;
 	return CLI_OK;
 }

@@ -2,6 +2,7 @@
 #include "log.h"
 
 #include <bpf/libbpf.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -112,6 +113,33 @@ static bool as_limited(struct rlimit *rl)
 	return getrlimit(RLIMIT_AS, rl) == 0 && rl->rlim_cur != RLIM_INFINITY;
 }
 
+/*
+ * Fewer free descriptors than a BPF object load needs at once (its maps,
+ * programs, the kernel BTF and libbpf's feature probes)?  libbpf's probes
+ * fail quietly under EMFILE and it then rewrites programs for an older
+ * kernel, so a load cut short by the limit can end in a verifier error.
+ */
+#define LOAD_FDS_NEEDED 32
+static bool fds_scarce(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur > 4096)
+		return false;
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return errno == EMFILE;
+	unsigned long long open_fds = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			open_fds++;
+	closedir(d);
+	if (open_fds)
+		open_fds--;	/* the directory's own descriptor */
+	return open_fds + LOAD_FDS_NEEDED > rl.rlim_cur;
+}
+
 int log_limit_cause(int err)
 {
 	int seen = log_libbpf_limit_error();
@@ -119,6 +147,8 @@ int log_limit_cause(int err)
 		return err;
 	if (seen)
 		return seen;
+	if (fds_scarce())
+		return -EMFILE;
 	struct rlimit rl;
 	/* libbpf gives ESRCH when it cannot read the kernel BTF, e.g. no memory */
 	if (err == -ESRCH && as_limited(&rl) && access("/sys/kernel/btf/vmlinux", R_OK) == 0)

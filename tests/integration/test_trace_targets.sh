@@ -36,6 +36,20 @@ assert d["lost_events"] == 0
 PY
 ok "-a system wide, excluding bpfperf"
 
+# -a -- CMD (perf trace's habit): the whole system while CMD runs, then stop.
+sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do cat /nonexistent_bpfperf_aw 2>/dev/null; sleep 0.1; done' &
+loop=$!
+timeout 20 "$BPFPERF" trace -a -s --json -o "$TMP/aw.json" -- sleep 0.6 || fail "trace -a -- CMD exited $?"
+kill "$loop" 2>/dev/null; wait "$loop" 2>/dev/null
+python3 - "$TMP/aw.json" <<'PY' || fail "-a -- CMD summary wrong"
+import json, sys
+rows = json.load(open(sys.argv[1]))["syscalls"]
+assert [r for r in rows if r["comm"] == "sleep" and r["syscall"] == "clock_nanosleep"], "CMD not traced"
+cats = {r["pid"] for r in rows if r["comm"] == "cat" and r["syscall"] == "openat" and r["errors"] > 0}
+assert len(cats) >= 2, "other processes were not traced while CMD ran: %d cat" % len(cats)
+PY
+ok "-a -- CMD: system wide while CMD runs"
+
 # Bad input: clear errors, non-zero exit, no crash.
 expect_fail "nonexistent pid" 'no such process' "$BPFPERF" trace -p 999999999
 expect_fail "malformed pid" 'invalid pid' "$BPFPERF" trace -p 12abc
