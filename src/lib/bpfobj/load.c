@@ -96,6 +96,14 @@ int bpfobj_load(struct bpfobj *bo)
 	corebtf_prep_done(&bo->core);	/* libbpf has read it */
 	if (!err)
 		return 0;
+	/* A limit first: under EMFILE libbpf's feature probes fail quietly and
+	 * the verifier then rejects what libbpf rewrote for an older kernel. */
+	int cause = log_limit_cause(err);
+	const char *limit = log_limit_hint(cause);
+	if (limit) {
+		pr_err("cannot load %s into the kernel: %s; %s", bo->path, log_strerr(cause), limit);
+		return cause;
+	}
 	for (int i = 0; i < bo->nr_progs; i++) {
 		if (bo->logs[i][0]) {
 			report_verifier(bo, i, err);
@@ -108,13 +116,8 @@ int bpfobj_load(struct bpfobj *bo)
 		       geteuid() == 0 ? ", and check kernel.unprivileged_bpf_disabled / lockdown" : "");
 		return err;
 	}
-	err = log_limit_cause(err);
-	const char *limit = log_limit_hint(err);
-	if (limit)
-		pr_err("cannot load %s into the kernel: %s; %s", bo->path, log_strerr(err), limit);
-	else
-		pr_err("cannot load %s into the kernel: %s (the libbpf messages above say which map "
-		       "or program failed)", bo->path, log_strerr(err));
+	pr_err("cannot load %s into the kernel: %s (the libbpf messages above say which map "
+	       "or program failed)", bo->path, log_strerr(err));
 	return err;
 }
 

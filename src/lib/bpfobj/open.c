@@ -106,8 +106,16 @@ int bpfobj_open(const char *path, const struct bpfobj_open_opts *opts, struct bp
 	if (!bo->obj) {
 		err = -errno;
 		corebtf_prep_done(&bo->core);
-	btf_fmt_kenums_free(bo->kenums);
-	btf__free(bo->kbtf);
+		btf_fmt_kenums_free(bo->kenums);
+		btf__free(bo->kbtf);
+		int cause = log_limit_cause(err);
+		const char *limit = log_limit_hint(cause);
+		if (limit) {
+			pr_err("cannot open BPF object %s: %s; %s", path, log_strerr(cause), limit);
+			free(bo->path);
+			free(bo);
+			return cause;
+		}
 		/* libbpf's ENOENT means a section, symbol or type it looked up is
 		 * absent, not a missing file: do not let strerror() say otherwise */
 		pr_err("cannot open BPF object %s: libbpf could not parse it (%s, error %d): corrupt "
