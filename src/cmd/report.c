@@ -8,10 +8,10 @@
 #include "hist/profile.h"
 #include "log.h"
 #include "out/ofile.h"
+#include "out/dump.h"
 #include "out/header.h"
 #include "out/out.h"
 #include "perfdata/decode.h"
-#include "perfdata/dump.h"
 #include "perfdata/reader.h"
 #include "perfdata/offcpu.h"
 #include "util.h"
@@ -674,6 +674,15 @@ static int report_input(struct report *rp, struct hist_opts *ho)
 			return ofile_close(of) < 0 || r < 0 ? 1 : 0;	/* a write error: named at close */
 		}
 	}
+	if (rp->dump) {
+		int r = out_dump(rp->out, f, rp->input, &rp->po);
+		pd_close(f);
+		if (r < 0 && !ferror(rp->out)) {
+			ofile_abort(of);
+			return 1;
+		}
+		return ofile_close(of) < 0 || r < 0 ? 1 : 0;	/* a write error: named at close */
+	}
 	bool callgraph, has_cpu = false;
 	for (size_t i = 0; i < pd_nr_events(f); i++)
 		has_cpu |= (pd_event_at(f, i)->attr.sample_type & PERF_SAMPLE_CPU) != 0;
@@ -754,10 +763,6 @@ int cmd_report(int argc, char **argv)
 	struct hist_opts ho = { 0 };
 	if (resolve_views(&rp, &ho))
 		goto usage;
-	if (rp.dump) {
-		ret = pd_dump_raw(rp.input, stdout) < 0;
-		goto out;
-	}
 	if (!strcmp(rp.input, "-")) {
 		if ((rp.input_fd = pd_stdin_file(err, sizeof(err))) < 0) {
 			pr_err("%s", err);
@@ -773,7 +778,6 @@ int cmd_report(int argc, char **argv)
 	ret = report_input(&rp, &ho);
 	if (rp.input_fd >= 0)
 		close(rp.input_fd);
-out:
 	hist_filter_free(&rp.filter);
 	return ret;
 usage:

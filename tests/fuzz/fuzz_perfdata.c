@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Fuzz the perf.data reader: header, attrs, feature sections, every record
- * (and the typed decoders of the side-band ones), the BPF program info and
- * BTF sections. */
+ * (and the typed decoders of the side-band ones), the records in perf's
+ * order as report -D prints them, the BPF program info and BTF sections. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include "log.h"
 #include "perfdata/bpf_info.h"
 #include "perfdata/decode.h"
+#include "perfdata/dump.h"
 #include "perfdata/reader.h"
 
 static uint64_t sink;
@@ -81,6 +82,18 @@ static int touch_record(void *ctx, const struct pd_record *r)
 	return 0;
 }
 
+/* perf report -D's text of every record, in perf's order, to /dev/null. */
+static int dump_record(void *ctx, const struct pd_record *r)
+{
+	struct pd_file *f = ctx;
+	static FILE *null;
+	if (!null)
+		null = fopen("/dev/null", "w");
+	if (null)
+		pd_dump_record(null, f, r, "fuzz.data");
+	return 0;
+}
+
 static void touch_prog(void *ctx, const struct bpf_prog_info *info)
 {
 	(void)ctx;
@@ -119,6 +132,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; i < pd_nr_events(f); i++)
 			sink += strlen(pd_event_at(f, i)->name);
 		pd_process(f, touch_record, NULL, err, sizeof(err));
+		pd_process_perf_order(f, dump_record, f, err, sizeof(err));
 		pd_close(f);
 	}
 	free(copy);

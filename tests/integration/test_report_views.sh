@@ -1,7 +1,8 @@
 #!/bin/sh
 # report views against perf report 6.1 on the same files (perf's recording and
 # ours): --comm/--pid/--tid/--dsos/-S/--cpu/--time filters, -n, -F,
-# --percentage, sort keys pid and period, --stats, -D, call-graph options
+# --percentage, sort keys pid and period, --stats, -D (raw blocks; the
+# decoded lines: test_report_dump.sh), call-graph options
 # (-g graph,T,caller|callee, -G, --max-stack), samples of pid -1; errors for
 # what we do not support; record --call-graph fp,N.
 # The same entries (keys, percentages to 0.1, sample counts and periods) and

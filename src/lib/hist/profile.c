@@ -87,29 +87,66 @@ static void malformed(struct profile *rp, const struct pd_record *r)
 	}
 }
 
-static void on_mmap(struct profile *rp, const struct pd_record *r)
+static int sideband_mmap(struct machine *m, const struct perf_event_header *h)
 {
-	bool kernel = misc_space(r->hdr->misc) == AS_KERNEL;
-	if (r->hdr->type == PERF_RECORD_MMAP) {
-		struct pd_mmap m;
-		if (pd_decode_mmap(r->hdr, r->hdr->size, &m) < 0) {
-			malformed(rp, r);
-			return;
-		}
+	bool kernel = misc_space(h->misc) == AS_KERNEL;
+	if (h->type == PERF_RECORD_MMAP) {
+		struct pd_mmap mm;
+		if (pd_decode_mmap(h, h->size, &mm) < 0)
+			return -EINVAL;
 		/* MMAP records are for executable maps. */
-		machine_mmap(rp->m, (int)m.rec.pid, (int)m.rec.tid, m.rec.start, m.rec.len,
-			     m.rec.pgoff, m.filename, NULL, 0, PROT_EXEC, kernel);
-		return;
+		machine_mmap(m, (int)mm.rec.pid, (int)mm.rec.tid, mm.rec.start, mm.rec.len,
+			     mm.rec.pgoff, mm.filename, NULL, 0, PROT_EXEC, kernel);
+		return 0;
 	}
-	struct pd_mmap2 m;
-	if (pd_decode_mmap2(r->hdr, r->hdr->size, &m) < 0) {
-		malformed(rp, r);
-		return;
+	struct pd_mmap2 mm;
+	if (pd_decode_mmap2(h, h->size, &mm) < 0)
+		return -EINVAL;
+	bool has_bid = mm.rec.header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID;
+	machine_mmap(m, (int)mm.rec.pid, (int)mm.rec.tid, mm.rec.start, mm.rec.len, mm.rec.pgoff,
+		     mm.filename, has_bid ? mm.rec.build_id : NULL, has_bid ? mm.rec.build_id_size : 0,
+		     mm.rec.prot, kernel);
+	return 0;
+}
+
+int profile_sideband(struct machine *m, const struct pd_record *r)
+{
+	const struct perf_event_header *h = r->hdr;
+	switch (h->type) {
+	case PERF_RECORD_COMM: {
+		struct pd_comm c;
+		if (pd_decode_comm(h, h->size, &c) < 0)
+			return -EINVAL;
+		machine_comm(m, (int)c.rec.pid, (int)c.rec.tid, c.comm,
+			     h->misc & PERF_RECORD_MISC_COMM_EXEC);
+		return 0;
 	}
-	bool has_bid = m.rec.header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID;
-	machine_mmap(rp->m, (int)m.rec.pid, (int)m.rec.tid, m.rec.start, m.rec.len, m.rec.pgoff,
-		     m.filename, has_bid ? m.rec.build_id : NULL, has_bid ? m.rec.build_id_size : 0,
-		     m.rec.prot, kernel);
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return sideband_mmap(m, h);
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT: {
+		struct pd_fork fk;
+		if (pd_decode_fork(h, h->size, &fk) < 0)
+			return -EINVAL;
+		if (h->type == PERF_RECORD_FORK)
+			machine_fork(m, (int)fk.rec.pid, (int)fk.rec.tid, (int)fk.rec.ppid,
+				     (int)fk.rec.ptid);
+		else
+			machine_exit(m, (int)fk.rec.pid, (int)fk.rec.tid);
+		return 0;
+	}
+	case PERF_RECORD_KSYMBOL: {
+		struct pd_ksymbol k;
+		if (pd_decode_ksymbol(h, h->size, &k) < 0)
+			return -EINVAL;
+		machine_ksymbol(m, k.rec.addr, k.rec.len, k.name,
+				k.rec.flags & PD_KSYMBOL_FLAGS_UNREGISTER);
+		return 0;
+	}
+	default:
+		return 0;
+	}
 }
 
 static int on_record(void *ctx, const struct pd_record *r)
@@ -129,38 +166,15 @@ static int on_record(void *ctx, const struct pd_record *r)
 	case PERF_RECORD_SAMPLE:
 		on_sample(rp, r);
 		break;
-	case PERF_RECORD_COMM: {
-		struct pd_comm c;
-		if (pd_decode_comm(h, h->size, &c) < 0)
-			goto bad;
-		machine_comm(rp->m, (int)c.rec.pid, (int)c.rec.tid, c.comm,
-			     h->misc & PERF_RECORD_MISC_COMM_EXEC);
-		break;
-	}
+	case PERF_RECORD_COMM:
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-		on_mmap(rp, r);
-		break;
 	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT: {
-		struct pd_fork fk;
-		if (pd_decode_fork(h, h->size, &fk) < 0)
+	case PERF_RECORD_EXIT:
+	case PERF_RECORD_KSYMBOL:
+		if (profile_sideband(rp->m, r) < 0)
 			goto bad;
-		if (h->type == PERF_RECORD_FORK)
-			machine_fork(rp->m, (int)fk.rec.pid, (int)fk.rec.tid, (int)fk.rec.ppid,
-				     (int)fk.rec.ptid);
-		else
-			machine_exit(rp->m, (int)fk.rec.pid, (int)fk.rec.tid);
 		break;
-	}
-	case PERF_RECORD_KSYMBOL: {
-		struct pd_ksymbol k;
-		if (pd_decode_ksymbol(h, h->size, &k) < 0)
-			goto bad;
-		machine_ksymbol(rp->m, k.rec.addr, k.rec.len, k.name,
-				k.rec.flags & PD_KSYMBOL_FLAGS_UNREGISTER);
-		break;
-	}
 	case PERF_RECORD_LOST: {
 		struct pd_lost l;
 		if (pd_decode_lost(h, h->size, &l) < 0)
@@ -265,13 +279,30 @@ static void on_bpf_prog(void *ctx, const struct bpf_prog_info *info)
 	machine_bpf_prog_info(ctx, info);
 }
 
+struct machine *profile_machine_new(const struct pd_file *f, const struct profile_opts *o)
+{
+	struct machine_opts mo = { .no_demangle = o->no_demangle, .live = true,
+				   .kallsyms = o->kallsyms, .buildid_dir = o->buildid_dir };
+	struct machine *m = machine_new(&mo);
+	/* The idle task has no COMM record; perf calls it swapper. */
+	machine_comm(m, 0, 0, "swapper", false);
+	size_t flen;
+	const void *feat = pd_feature(f, PD_FEAT_BUILD_ID, &flen);
+	if (feat && pd_build_ids_decode(feat, flen, on_build_id, m) < 0)
+		pr_warn("%s: the build-id section is malformed; files rebuilt since the recording "
+			"may show wrong symbols", o->name);
+	feat = pd_feature(f, PD_FEAT_BPF_PROG_INFO, &flen);
+	if (feat && pd_bpf_progs_decode(feat, flen, on_bpf_prog, m) < 0)
+		pr_warn("%s: the BPF program info section is malformed; BPF programs are named from "
+			"KSYMBOL records only", o->name);
+	return m;
+}
+
 int profile_build(struct profile *rp, struct pd_file *f, const struct profile_opts *o)
 {
 	char err[1024];
-	struct machine_opts mo = { .no_demangle = o->no_demangle, .live = true,
-				   .kallsyms = o->kallsyms, .buildid_dir = o->buildid_dir };
 	memset(rp, 0, sizeof(*rp));
-	rp->m = machine_new(&mo);
+	rp->m = profile_machine_new(f, o);
 	rp->h = hist_new(&o->hist);
 	rp->only_event = o->only_event;
 	rp->file = f;
@@ -282,8 +313,6 @@ int profile_build(struct profile *rp, struct pd_file *f, const struct profile_op
 	/* perf resolves call graphs in its display order: caller order
 	 * (children, -G) keeps the outermost frames */
 	rp->max_stack_outer = o->hist.children || o->hist.caller_order;
-	/* The idle task has no COMM record; perf calls it swapper. */
-	machine_comm(rp->m, 0, 0, "swapper", false);
 
 	/* The aggregation thread reads kallsyms while the records are validated
 	 * and ordered, then fills the hist while this thread decodes samples and
@@ -295,16 +324,6 @@ int profile_build(struct profile *rp, struct pd_file *f, const struct profile_op
 		pr_err("%s: %s", o->name, err);
 		return -EINVAL;
 	}
-
-	size_t flen;
-	const void *feat = pd_feature(f, PD_FEAT_BUILD_ID, &flen);
-	if (feat && pd_build_ids_decode(feat, flen, on_build_id, rp->m) < 0)
-		pr_warn("%s: the build-id section is malformed; files rebuilt since the recording "
-			"may show wrong symbols", o->name);
-	feat = pd_feature(f, PD_FEAT_BPF_PROG_INFO, &flen);
-	if (feat && pd_bpf_progs_decode(feat, flen, on_bpf_prog, rp->m) < 0)
-		pr_warn("%s: the BPF program info section is malformed; BPF programs are named from "
-			"KSYMBOL records only", o->name);
 
 	if (parse_time_ranges(rp, f, o) < 0)
 		return -EINVAL;

@@ -74,4 +74,14 @@ struct profile {
 int profile_build(struct profile *p, struct pd_file *f, const struct profile_opts *o);
 void profile_free(struct profile *p);
 
+/* The machine profile_build uses for f (free with machine_free): the options
+ * of o (kallsyms, build-id cache, demangling), perf's idle task named
+ * swapper, the file's build-ids and BPF program info given (a malformed
+ * section is warned about). Feed it the side-band with profile_sideband. */
+struct machine *profile_machine_new(const struct pd_file *f, const struct profile_opts *o);
+/* One side-band record into m: COMM, MMAP/MMAP2, FORK/EXIT, KSYMBOL (other
+ * types change nothing). 0, or -EINVAL when its decoder refuses it. */
+struct pd_record;
+int profile_sideband(struct machine *m, const struct pd_record *r);
+
 #endif

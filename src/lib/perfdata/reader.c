@@ -574,26 +574,6 @@ void pd_layout(const struct pd_file *f, uint64_t *data_off, uint64_t *data_size,
 	*feat_off = f->pipe ? 0 : f->feat_off;
 }
 
-int pd_for_each_raw(const struct pd_file *f, pd_raw_fn fn, void *ctx, char *err, size_t errlen)
-{
-	uint64_t end = f->data_off + f->data_size;
-	for (uint64_t off = f->data_off; off + sizeof(struct perf_event_header) <= end;) {
-		const struct perf_event_header *hdr = (const void *)(f->buf + off);
-		if (hdr->size < sizeof(*hdr) || hdr->size > end - off) {
-			if (f->unterminated)
-				return 0;
-			seterr(err, errlen, "bad %s record at offset %llu: size %u (corrupt or truncated file)",
-			       pd_record_type_name(hdr->type), (unsigned long long)off, hdr->size);
-			return -EINVAL;
-		}
-		int r = fn(ctx, off, hdr);
-		if (r)
-			return r;
-		off += hdr->size;
-	}
-	return 0;
-}
-
 const void *pd_feature(const struct pd_file *f, int feat, size_t *len)
 {
 	if (feat <= 0 || feat >= PD_FEAT_MAX || !f->feats[feat].data)
@@ -962,4 +942,84 @@ int pd_process(struct pd_file *f, pd_record_fn fn, void *ctx, char *err, size_t 
 			return ret;
 	}
 	return 0;
+}
+
+/* perf reads the sample_id trailer of every record at the end of its size,
+ * also of the KSYMBOL and BPF_EVENT records whose size the kernel inflated
+ * (see pd_record_true_size): there it finds the padding (zeros: time 0, so
+ * they are delivered at once, CPU 0). decode() reads the real trailer;
+ * this gives perf's view. */
+static void perf_trailer(struct pd_record *r)
+{
+	const struct perf_event_header *h = r->hdr;
+	if (!r->event || (h->type != PERF_RECORD_KSYMBOL && h->type != PERF_RECORD_BPF_EVENT))
+		return;
+	size_t ts = pd_sample_id_size(r->event->attr.sample_type);
+	if (pd_record_true_size(h, h->size, ts, 0) == h->size)
+		return;
+	memset(&r->s, 0, sizeof(r->s));
+	parse_trailer(r->event, (const uint8_t *)h + h->size, &r->s);
+}
+
+/* Sort the queue q[0..n) and deliver its records with a time <= limit;
+ * *done: how many were. 0, or what decode or fn returned. */
+static int deliver_upto(struct pd_file *f, struct rec_index *q, size_t n, uint64_t limit, size_t *done,
+			pd_record_fn fn, void *ctx, char *err, size_t errlen)
+{
+	size_t i = 0;
+	int ret = 0;
+	merge_sort_index(q, n);
+	for (; i < n && q[i].time <= limit; i++) {
+		struct pd_record r;
+		if ((ret = decode(f, q[i].off, &r, err, errlen)) < 0)
+			break;
+		perf_trailer(&r);
+		if ((ret = fn(ctx, &r)) != 0)
+			break;
+	}
+	*done = i;
+	return ret;
+}
+
+int pd_process_perf_order(struct pd_file *f, pd_record_fn fn, void *ctx, char *err, size_t errlen)
+{
+	int ret = pd_index(f, err, errlen);
+	if (ret < 0)
+		return ret;
+	/* the index is in time order: back to file order (offsets are unique) */
+	struct rec_index *file = xmalloc((f->nidx ? f->nidx : 1) * sizeof(*file));
+	struct rec_index *q = xmalloc((f->nidx ? f->nidx : 1) * sizeof(*q));
+	size_t nq = 0, done;
+	uint64_t next_flush = 0, max_time = 0;
+	for (size_t i = 0; i < f->nidx; i++)	/* sorted by offset (as the time) */
+		file[i] = (struct rec_index){ .time = f->idx[i].off, .off = f->idx[i].off };
+	merge_sort_index(file, f->nidx);
+	for (size_t i = 0; i < f->nidx && !ret; i++) {
+		struct pd_record r;
+		if ((ret = decode(f, file[i].off, &r, err, errlen)) < 0)
+			break;
+		perf_trailer(&r);
+		uint32_t type = r.hdr->type;
+		uint64_t t = r.s.has_time ? r.s.time : 0;
+		if (type < PD_RECORD_HEADER_ATTR && t != 0 && t != UINT64_MAX) {
+			/* perf's ordered-events queue: ties keep arrival order */
+			q[nq++] = (struct rec_index){ .time = t, .off = file[i].off };
+			max_time = t > max_time ? t : max_time;
+			continue;
+		}
+		if ((ret = fn(ctx, &r)) != 0)
+			break;
+		if (type == PD_RECORD_FINISHED_ROUND) {
+			/* what the round before this one saw is complete */
+			ret = deliver_upto(f, q, nq, next_flush, &done, fn, ctx, err, errlen);
+			memmove(q, q + done, (nq - done) * sizeof(*q));
+			nq -= done;
+			next_flush = max_time;
+		}
+	}
+	if (!ret)
+		ret = deliver_upto(f, q, nq, UINT64_MAX, &done, fn, ctx, err, errlen);
+	free(file);
+	free(q);
+	return ret;
 }

@@ -79,6 +79,15 @@ typedef int (*pd_record_fn)(void *ctx, const struct pd_record *r);
  * data (naming the offset and record type). */
 int pd_process(struct pd_file *f, pd_record_fn fn, void *ctx, char *err, size_t errlen);
 
+/* pd_process in the order perf 6.1's report delivers the records (and
+ * perf report -D prints them), its ordered-events queue: user-space records
+ * (type >= 64) and records without a time (synthesized ones: time 0) as they
+ * come in the file; the others queued, and at each FINISHED_ROUND those up
+ * to the latest time the previous round had seen delivered in time order
+ * (ties in file order); the rest at the end. Validates the whole file
+ * first (pd_index), so a corrupt file delivers nothing. */
+int pd_process_perf_order(struct pd_file *f, pd_record_fn fn, void *ctx, char *err, size_t errlen);
+
 /* pd_process for the records of one type only (others are not decoded). */
 int pd_process_type(struct pd_file *f, uint32_t type, pd_record_fn fn, void *ctx, char *err,
 		    size_t errlen);
@@ -90,12 +99,6 @@ char *pd_event_name_from_attr(const struct perf_event_attr *attr);
 /* "MMAP", "KSYMBOL", ... for a kernel record type, else "type <n>" (in a
  * per-thread buffer overwritten by the next call). */
 const char *pd_record_type_name(uint32_t type);
-
-/* Every record of the data section in file order, undecoded (perf report
- * -D): fn gets its offset and header (the record follows it). A non-zero
- * return from fn stops and is returned; -EINVAL with err on a bad size. */
-typedef int (*pd_raw_fn)(void *ctx, uint64_t offset, const struct perf_event_header *hdr);
-int pd_for_each_raw(const struct pd_file *f, pd_raw_fn fn, void *ctx, char *err, size_t errlen);
 
 /* Feature string helpers for readers of sections: read a perf string at *pos
  * within [buf, buf+len); returns NULL if malformed. */
