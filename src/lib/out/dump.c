@@ -38,7 +38,7 @@ static void sample_lines(struct dump_ctx *d, const struct pd_record *r)
 {
 	const struct pd_sample *s = &r->s;
 	struct resolved res;
-	fprintf(d->out, " ... thread: %s:%d\n", machine_comm_of(d->m, (int)s->pid, (int)s->tid),
+	fprintf(d->out, " ... thread: %s:%d\n", machine_thread_comm(d->m, (int)s->tid),
 		(int)s->tid);
 	machine_resolve(d->m, (int)s->pid, (int)s->tid, s->ip, sample_space(r->hdr->misc), &res);
 	fprintf(d->out, " ...... dso: %s\n",

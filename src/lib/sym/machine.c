@@ -392,6 +392,16 @@ void machine_exit(struct machine *m, int pid, int tid)
 		t->dead = true;
 }
 
+const char *machine_thread_comm(struct machine *m, int tid)
+{
+	struct thread *t = ih_get(&m->threads, tid);
+	if (t && t->comm)
+		return t->comm;
+	char buf[24];
+	snprintf(buf, sizeof(buf), ":%d", tid);
+	return strtab_intern(m->strs, buf);
+}
+
 const char *machine_comm_of(struct machine *m, int pid, int tid)
 {
 	struct thread *t = ih_get(&m->threads, tid);

@@ -109,6 +109,11 @@ const char *machine_srcline(struct machine *m, const struct resolved *r);
 /* Current comm of a thread ("[unknown]"-free: falls back to ":<tid>" as perf). */
 const char *machine_comm_of(struct machine *m, int pid, int tid);
 
+/* The comm of thread tid as perf's thread has it now (its COMM records,
+ * or its parent's from FORK), else ":<tid>": none of machine_comm_of's
+ * fall-backs to the process or to a later first COMM (perf report -D). */
+const char *machine_thread_comm(struct machine *m, int tid);
+
 /* BPF program info saved in the file (HEADER_BPF_PROG_INFO), to name programs
  * whose KSYMBOL records are missing and to give subprogram names. The
  * pointer fields of info are already relocated into data by the caller. */
