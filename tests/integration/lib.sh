@@ -42,3 +42,14 @@ track_pids() {
         rm -rf "$TMP"' EXIT
 }
 ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
+# perf_rec ARGS...: 'perf record' with this test's build-id dir, tried three
+# times: perf 6.1 sometimes aborts in its build-id code ("assertion failed at
+# util/build-id.c") while other BPF programs come and go. After the third
+# failure perf's last messages are shown, so a log says why.
+perf_rec() {
+  for i in 1 2 3; do
+    perf --buildid-dir "$TMP/bid" record "$@" >/dev/null 2>"$TMP/perf_rec.err" && return 0
+  done
+  echo "perf record $* failed three times; its last messages:"; tail -5 "$TMP/perf_rec.err"
+  return 1
+}

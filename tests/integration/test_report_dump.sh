@@ -19,9 +19,6 @@ need_cmd perf linux-perf
 need_cmd python3
 cd "$TMP"
 PERF="perf --buildid-dir $TMP/bid"
-# perf 6.1 record sometimes aborts in its build-id code while other BPF
-# programs come and go: tried three times
-perf_rec() { for i in 1 2 3; do $PERF record "$@" >/dev/null 2>&1 && return 0; done; return 1; }
 perf_rec -g -o pg.data -- "$DEMO" 0.5 || fail "perf record -g"
 perf_rec -e cpu-clock,page-faults -o pe.data -- "$DEMO" 0.5 || fail "perf record -e cpu-clock,page-faults"
 perf_rec -e sched:sched_switch -a -o pt.data -- sleep 0.3 || fail "perf record -e sched:sched_switch"

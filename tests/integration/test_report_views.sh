@@ -16,9 +16,6 @@ cd "$TMP"
 PERF="perf --buildid-dir $TMP/bid"
 CMP="python3 $SRC/tests/integration/compare_table.py"
 IGN='bpf_prog|\[unknown\]|0xffff| 0{16}$'
-# perf 6.1 record sometimes aborts in its build-id code ("assertion failed at
-# util/build-id.c") while other BPF programs come and go: tried three times
-perf_rec() { for i in 1 2 3; do $PERF record "$@" >/dev/null 2>&1 && return 0; done; return 1; }
 perf_rec -g --sample-cpu -o perf.data -- "$DEMO" 1.5 || fail "perf record"
 "$BPFPERF" record -g -o ours.data -- "$DEMO" 1.5 >/dev/null 2>&1 || fail "bpfperf record"
 
