@@ -620,15 +620,14 @@ static int resolve_views(struct report *rp, struct hist_opts *ho)
 }
 
 /* Tracepoint keys against the file: perf's default "trace" (trace_fields
- * with --raw-trace) when every sampled event is a tracepoint and no key was
+ * with --raw-trace) when every event is a tracepoint and no key was
  * asked for; every name must be a field of one of its events. 0 or 2. */
 static int resolve_tp_keys(struct report *rp, const struct pd_file *f, struct hist_opts *ho)
 {
 	bool all_tp = false;
 	for (size_t i = 0; i < pd_nr_events(f); i++) {
+		/* as perf: any other event, a dummy one too, keeps comm,dso,sym */
 		const struct pd_event *e = pd_event_at(f, i);
-		if (e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config == PERF_COUNT_SW_DUMMY)
-			continue;
 		if (e->attr.type != PERF_TYPE_TRACEPOINT) {
 			all_tp = false;
 			break;

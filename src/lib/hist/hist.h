@@ -60,6 +60,7 @@ struct hist_tp_col {
 	const char *name;	/* column header and JSON key */
 	int min_width;
 	bool left;
+	bool raw;		/* --raw-trace: the values shown do not widen it */
 };
 
 /* Is k an output field rather than a key (see above)? */

@@ -163,7 +163,7 @@ bool tpkeys_known(const char *name, const struct tp_formats *fs, char **hint)
 }
 
 static void add_col(struct hist_opts *ho, struct tpkey *tk, int *ntp, const struct tp_format *fmt,
-		    const struct tp_field *fl)
+		    const struct tp_field *fl, bool raw)
 {
 	if (*ntp >= HIST_TP_MAX || ho->nkeys >= SORT__MAX)
 		return;
@@ -171,6 +171,7 @@ static void add_col(struct hist_opts *ho, struct tpkey *tk, int *ntp, const stru
 	tk[i] = (struct tpkey){ .fmt = fmt, .field = fl };
 	ho->tp_cols[i] = fl ? (struct hist_tp_col){ .name = fl->name, .min_width = tp_field_width(fl, 0) }
 			    : (struct hist_tp_col){ .name = "Trace output", .left = true };
+	ho->tp_cols[i].raw = raw;
 	ho->keys[ho->nkeys++] = (enum sort_key)(SORT_TP0 + i);
 }
 
@@ -179,7 +180,6 @@ int tpkeys_expand(const enum sort_key *keys, int nkeys, char *const *names, cons
 {
 	enum sort_key in[SORT__MAX];
 	int n = nkeys < SORT__MAX ? nkeys : SORT__MAX, ntp = 0;
-	(void)raw_trace;
 	memcpy(in, keys, (size_t)n * sizeof(*in));
 	ho->nkeys = 0;
 	for (int k = 0; k < n; k++) {
@@ -190,11 +190,11 @@ int tpkeys_expand(const enum sort_key *keys, int nkeys, char *const *names, cons
 		}
 		const char *name = names[in[k] - SORT_TP0];
 		if (!strcmp(name, "trace")) {
-			add_col(ho, tk, &ntp, fmt, NULL);
+			add_col(ho, tk, &ntp, fmt, NULL, raw_trace);
 		} else if (!strcmp(name, "trace_fields")) {
 			for (size_t i = 0; fmt && i < fmt->nfields; i++)
 				if (!(fmt->fields[i].flags & TPF_COMMON))
-					add_col(ho, tk, &ntp, fmt, &fmt->fields[i]);
+					add_col(ho, tk, &ntp, fmt, &fmt->fields[i], raw_trace);
 		} else if (fmt) {
 			char ev[128];
 			bool has_ev;
@@ -203,7 +203,7 @@ int tpkeys_expand(const enum sort_key *keys, int nkeys, char *const *names, cons
 				continue;
 			const struct tp_field *fl = own_field(fmt, field);
 			if (fl)
-				add_col(ho, tk, &ntp, fmt, fl);
+				add_col(ho, tk, &ntp, fmt, fl, raw_trace);
 		}
 	}
 	ho->no_default_keys = ho->nkeys == 0;
@@ -370,7 +370,8 @@ const struct hist_tp *tpkeys_values(struct tpkeys *t, const void *raw, size_t si
 				      t->raw_trace);
 			put_id(&id, t->tk[i].field, raw, size, &v.dyn_len[i]);
 		}
-		sb_append_len(&ids, id.buf, id.len);
+		if (id.len)
+			sb_append_len(&ids, id.buf, id.len);
 		sb_append_len(&ids, "\1", 1);
 		v.id[i] = sb_take(&id);
 		v.text[i] = sb_take(&text);

@@ -140,17 +140,27 @@ static void print_elided(FILE *f, const struct hist *h, const struct out_opts *o
 }
 
 /* A tracepoint key's column: the trace line as wide as the longest one; a
- * field as perf sizes it (its fixed width, or the longest dynamic value). */
+ * field as perf sizes it: its fixed width, the longest value shown (unless
+ * --raw-trace), and the size of a dynamic field's data in the entries perf
+ * compared by this key while adding samples (approximated: those of two
+ * samples or more, and all of them when it is the first key). */
 static size_t tp_width(const struct hist *h, int t, size_t w)
 {
-	const struct hist_tp_col *col = &hist_opts(h)->tp_cols[t];
+	const struct hist_opts *ho = hist_opts(h);
+	const struct hist_tp_col *col = &ho->tp_cols[t];
+	bool first = ho->nkeys > 0 && (int)ho->keys[0] == SORT_TP0 + t;
+	size_t n = hist_nr_entries(h);
 	if (!col->left && (size_t)col->min_width > w)
 		w = (size_t)col->min_width;
-	for (size_t i = 0; i < hist_nr_entries(h); i++) {
-		const struct hist_tp *tp = hist_entry_at(h, i)->tp;
-		if (!tp)
+	for (size_t i = 0; i < n; i++) {
+		const struct hist_entry *e = hist_entry_at(h, i);
+		if (!e->tp)
 			continue;
-		size_t l = col->left ? strlen(tp->text[t]) : tp->dyn_len[t];
+		size_t l = strlen(e->tp->text[t]);
+		if (!col->left && col->raw)
+			l = 0;
+		if (!col->left && (e->nr_samples > 1 || (first && n > 1)) && e->tp->dyn_len[t] > l)
+			l = e->tp->dyn_len[t];
 		if (l > w)
 			w = l;
 	}

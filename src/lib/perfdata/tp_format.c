@@ -237,10 +237,12 @@ static bool printable(const uint8_t *p, size_t len)
 void tp_print_field(struct strbuf *sb, const struct tp_field *fl, const void *raw, size_t size)
 {
 	if (fl->flags & TPF_ARRAY) {
-		const uint8_t *d;
+		const uint8_t *d = (const uint8_t *)"";
 		size_t n;
-		if (!tp_field_data(fl, raw, size, &d, &n))
+		if (!tp_field_data(fl, raw, size, &d, &n)) {
+			d = (const uint8_t *)"";
 			n = 0;
+		}
 		if ((fl->flags & TPF_STRING) && printable(d, n)) {
 			sb_append_len(sb, (const char *)d, strnlen((const char *)d, n));
 			return;
