@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "hist/filter.h"
 #include "hist/profile.h"
+#include "hist/tpkeys.h"
 #include "log.h"
 #include "out/ofile.h"
 #include "out/dump.h"
@@ -52,6 +53,9 @@ struct report {
 	const char *parent_regex;	/* -p */
 	enum sort_key field_keys[SORT__MAX];
 	int nfields;
+	char *tp_names[TPKEYS_MAX_NAMES];	/* --sort's tracepoint keys (SORT_TP0 + j) */
+	int ntp_names;
+	bool raw_trace;			/* --raw-trace */
 	int percentage;			/* 0 absolute, 1 relative */
 	bool stats;			/* --stats */
 	bool dump;			/* -D */
@@ -178,8 +182,12 @@ static int parse_args(struct report *rp, int argc, char **argv)
 			&rp->input),
 		CLI_STR('s', "sort", "KEYS", "comma-separated: comm,pid,tid,dso,sym,cpu,state,parent,srcline\n"
 			"(default comm,dso,sym; state: S, D or I of off-CPU samples;\nparent: see -p; srcline: "
-			"file:line from DWARF), and the\ncolumns period and sample",
+			"file:line from DWARF), the\ncolumns period and sample; on tracepoint events: trace\n"
+			"(the formatted line, the default when every event is a\ntracepoint), trace_fields, "
+			"or a field: FIELD or\nSYS:EVENT.FIELD",
 			&rp->sort),
+		CLI_FLAG(0, "raw-trace", "tracepoint keys show the fields' raw values, not the\n"
+			 "print format's", &rp->raw_trace),
 		CLI_STR('F', "fields", "FIELDS", "exactly these columns: overhead, overhead_children, sample,\n"
 			"period and sort keys (the keys also sort, unless -s is given)", &rp->fields),
 		CLI_FLAG('n', "show-nr-samples", "a Samples column", &rp->show_nr_samples),
@@ -535,11 +543,17 @@ static int pick_events(struct report *rp, const struct pd_file *f, bool text, si
 	return 0;
 }
 
-/* One list of keys (--sort or -F): 0, or 2 after naming the bad key. */
-static int parse_keys(const char *opt, const char *list, enum sort_key *keys, int *n)
+/* One list of keys (--sort or -F; tracepoint keys in --sort only, checked
+ * against the file later): 0, or 2 after naming the bad key. */
+static int parse_keys(struct report *rp, const char *opt, const char *list, enum sort_key *keys, int *n)
 {
 	const char *bad = NULL;
-	*n = sort_keys_parse(list, keys, SORT__MAX, &bad);
+	if (rp) {
+		tpkeys_names_free(rp->tp_names, rp->ntp_names);
+		*n = sort_keys_parse_tp(list, keys, SORT__MAX, rp->tp_names, &rp->ntp_names, &bad);
+	} else {
+		*n = sort_keys_parse(list, keys, SORT__MAX, &bad);
+	}
 	if (*n > 0)
 		return 0;
 	if (bad && sort_key_perf_only(bad))
@@ -554,10 +568,10 @@ static int parse_keys(const char *opt, const char *list, enum sort_key *keys, in
  * (filters, --cpu, --time, --max-stack) into the profile options. 0 or 2. */
 static int resolve_views(struct report *rp, struct hist_opts *ho)
 {
-	if (rp->fields && parse_keys("-F/--fields", rp->fields, rp->field_keys, &rp->nfields))
+	if (rp->fields && parse_keys(NULL, "-F/--fields", rp->fields, rp->field_keys, &rp->nfields))
 		return 2;
 	if (rp->sort || !rp->fields) {
-		if (parse_keys("--sort", rp->sort ? rp->sort : "comm,dso,sym", ho->keys, &ho->nkeys))
+		if (parse_keys(rp, "--sort", rp->sort ? rp->sort : "comm,dso,sym", ho->keys, &ho->nkeys))
 			return 2;
 	} else {
 		/* -F without --sort: its keys sort, as in perf */
@@ -600,8 +614,54 @@ static int resolve_views(struct report *rp, struct hist_opts *ho)
 					.buildid_dir = rp->buildid_dir, .name = rp->input, .time = rp->time,
 					.cpus = rp->cpu_list ? rp->cpus : NULL,
 					.ncpus = (int)ARRAY_SIZE(rp->cpus), .max_stack = (unsigned)rp->max_stack,
-					.count_records = rp->stats };
+					.count_records = rp->stats, .tp_names = rp->tp_names,
+					.raw_trace = rp->raw_trace };
 	return 0;
+}
+
+/* Tracepoint keys against the file: perf's default "trace" (trace_fields
+ * with --raw-trace) when every event is a tracepoint and no key was
+ * asked for; every name must be a field of one of its events. 0 or 2. */
+static int resolve_tp_keys(struct report *rp, const struct pd_file *f, struct hist_opts *ho)
+{
+	bool all_tp = false;
+	for (size_t i = 0; i < pd_nr_events(f); i++) {
+		/* as perf: any other event, a dummy one too, keeps comm,dso,sym */
+		const struct pd_event *e = pd_event_at(f, i);
+		if (e->attr.type != PERF_TYPE_TRACEPOINT) {
+			all_tp = false;
+			break;
+		}
+		all_tp = true;
+	}
+	if (!rp->sort && !rp->fields && all_tp &&
+	    parse_keys(rp, "--sort", rp->raw_trace ? "trace_fields" : "trace", ho->keys, &ho->nkeys))
+		return 2;
+	if (!rp->ntp_names)
+		return 0;
+	size_t len;
+	const void *td = pd_feature(f, PD_FEAT_TRACING_DATA, &len);
+	struct tp_formats fs;
+	tp_formats_load(&fs, td, td ? len : 0);
+	int ret = 0;
+	for (int j = 0; j < rp->ntp_names && !ret; j++) {
+		char *hint = NULL;
+		if (tpkeys_known(rp->tp_names[j], &fs, &hint))
+			continue;
+		if (!fs.n)
+			pr_err("unknown sort key '%s' in --sort; use %s (tracepoint fields, trace and "
+			       "trace_fields need a recording of tracepoint events, and %s has none)",
+			       rp->tp_names[j], sort_keys_known(), rp->input);
+		else
+			pr_err("unknown sort key '%s' in --sort%s%s%s; use %s, trace, trace_fields, or a field "
+			       "of %s's tracepoint events as FIELD or SYS:EVENT.FIELD", rp->tp_names[j],
+			       *hint ? " (did you mean: " : "", hint, *hint ? "?)" : "", sort_keys_known(),
+			       rp->input);
+		free(hint);
+		ret = 2;
+	}
+	tp_formats_free(&fs);
+	return ret;
 }
 
 /* Call graphs: shown or not, order, threshold; 0, or 2 for a combination we
@@ -703,7 +763,7 @@ static int report_input(struct report *rp, struct hist_opts *ho)
 			goto fail;
 		}
 	}
-	if (resolve_callgraph(rp, f, ho, &callgraph)) {
+	if (resolve_callgraph(rp, f, ho, &callgraph) || resolve_tp_keys(rp, f, ho)) {
 		ret = 2;
 		goto fail;
 	}
@@ -779,9 +839,11 @@ int cmd_report(int argc, char **argv)
 	if (rp.input_fd >= 0)
 		close(rp.input_fd);
 	hist_filter_free(&rp.filter);
+	tpkeys_names_free(rp.tp_names, rp.ntp_names);
 	return ret;
 usage:
 	hist_filter_free(&rp.filter);
+	tpkeys_names_free(rp.tp_names, rp.ntp_names);
 	return 2;
 }
 

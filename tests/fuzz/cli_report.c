@@ -14,5 +14,6 @@ int fuzz_cli_report(int argc, char **argv)
 		rc = resolve_views(&rp, &ho);	/* sort keys, -F, --cpu, --time, --parent */
 	}
 	hist_filter_free(&rp.filter);
+	tpkeys_names_free(rp.tp_names, rp.ntp_names);
 	return rc;
 }

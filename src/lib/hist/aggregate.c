@@ -20,6 +20,7 @@
 struct msg {
 	const char *comm;
 	const char *srcline;	/* of frame 0, when the hist sorts by it and it was resolved here */
+	const struct hist_tp *tp;
 	int32_t pid, tid, cpu, state;
 	uint32_t nframes;
 	uint64_t period;
@@ -100,7 +101,8 @@ static void process_chunk(struct aggregator *a, const struct chunk *c)
 					srcline = machine_srcline(a->m, &r);
 			}
 		}
-		struct hist_sample hs = { .comm = mg->comm, .srcline = srcline, .pid = mg->pid, .tid = mg->tid,
+		struct hist_sample hs = { .comm = mg->comm, .srcline = srcline, .tp = mg->tp, .pid = mg->pid,
+					  .tid = mg->tid,
 					  .cpu = mg->cpu, .state = mg->state, .period = mg->period,
 					  .nframes = mg->nframes, .frames = a->frames };
 		hist_add_sample(a->h, &hs);
@@ -296,7 +298,7 @@ void agg_add(struct aggregator *a, const struct agg_sample *s)
 			qf[i].level = qf[0].level;
 	*mg = (struct msg){ .srcline = srcline, .comm = machine_comm_of(a->m, s->pid, s->tid), .pid = s->pid,
 			    .tid = s->tid, .cpu = s->cpu, .state = s->state, .nframes = n,
-			    .period = s->period };
+			    .period = s->period, .tp = s->tp };
 	a->cur->used += sizeof(*mg) + n * sizeof(*qf);
 	if (!a->threaded)
 		flush_chunk(a);

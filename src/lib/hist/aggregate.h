@@ -20,6 +20,7 @@
 struct agg_sample {
 	int pid, tid, cpu;
 	int state;			/* off-CPU samples' task state letter, else 0 */
+	const struct hist_tp *tp;	/* tracepoint key values (interned by the caller) */
 	uint64_t period;
 	enum addr_space space;		/* of ip (the sample's cpumode) */
 	const uint64_t *callchain;	/* perf.data layout: addresses and PERF_CONTEXT_*

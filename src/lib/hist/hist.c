@@ -56,7 +56,7 @@ static const struct {
 /* perf 6.1's other sort keys and fields: refused by name, never replaced by
  * a default. */
 static const char *const perf_only_keys[] = {
-	"srcfile", "dso_size", "trace", "sym_size", "socket", "cgroup",
+	"srcfile", "dso_size", "sym_size", "socket", "cgroup",
 	"cgroup_id", "time", "code_page_size", "ins_lat", "local_ins_lat", "p_stage_cyc",
 	"addr", "local_p_stage_cyc", "simd", "retire_lat", "weight", "local_weight",
 	"transaction", "mem", "symoff", "dso_from", "dso_to", "symbol_from", "symbol_to",
@@ -144,6 +144,7 @@ struct root_attr {
 	const char *comm;
 	int pid, tid, cpu;
 	int64_t state;		/* state letter | parent id << 8 | srcline id << 32 */
+	const struct hist_tp *tp;	/* tracepoint key values (NULL without such keys) */
 	uint32_t node;
 };
 
@@ -181,9 +182,10 @@ static inline uint64_t node_hash(uint32_t parent, const char *sym, const char *d
 	return mix3(parent, (uintptr_t)sym, (uintptr_t)dso);
 }
 
-static inline uint64_t root_hash(const char *comm, int pid, int tid, int cpu, int64_t state)
+static inline uint64_t root_hash(const char *comm, int pid, int tid, int cpu, int64_t state,
+				 const struct hist_tp *tp)
 {
-	return mix3((uintptr_t)comm, ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid,
+	return mix3((uintptr_t)comm ^ (uintptr_t)tp * 0xc4ceb9fe1a85ec53ull, ((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid,
 		    (uint32_t)cpu ^ (uint64_t)state * 0xff51afd7ed558ccdull);
 }
 
@@ -279,7 +281,7 @@ static void trie_rehash_roots(struct trie *t)
 
 	for (size_t i = 0; i < t->nroots; i++) {
 		const struct root_attr *r = &t->roots[i];
-		size_t j = root_hash(r->comm, r->pid, r->tid, r->cpu, r->state) & mask;
+		size_t j = root_hash(r->comm, r->pid, r->tid, r->cpu, r->state, r->tp) & mask;
 		while (s[j])
 			j = (j + 1) & mask;
 		s[j] = (uint32_t)i + 1;
@@ -290,17 +292,19 @@ static void trie_rehash_roots(struct trie *t)
 }
 
 /* Returns the root's node index. */
-static uint32_t trie_root(struct trie *t, const char *comm, int pid, int tid, int cpu, int64_t state)
+static uint32_t trie_root(struct trie *t, const char *comm, int pid, int tid, int cpu, int64_t state,
+			  const struct hist_tp *tp)
 {
 	size_t mask = t->nrslots - 1;
-	size_t j = root_hash(comm, pid, tid, cpu, state) & mask;
+	size_t j = root_hash(comm, pid, tid, cpu, state, tp) & mask;
 
 	for (;;) {
 		uint32_t s = t->rslots[j];
 		if (!s)
 			break;
 		const struct root_attr *r = &t->roots[s - 1];
-		if (r->comm == comm && r->pid == pid && r->tid == tid && r->cpu == cpu && r->state == state)
+		if (r->comm == comm && r->pid == pid && r->tid == tid && r->cpu == cpu && r->state == state &&
+		    r->tp == tp)
 			return r->node;
 		j = (j + 1) & mask;
 	}
@@ -312,6 +316,7 @@ static uint32_t trie_root(struct trie *t, const char *comm, int pid, int tid, in
 	r->tid = tid;
 	r->cpu = cpu;
 	r->state = state;
+	r->tp = tp;
 	r->node = trie_new_node(t, NONE, ri, comm, NULL, 'c');
 	t->rslots[j] = ri + 1;
 	if (t->nroots * 2 > t->nrslots)
@@ -461,7 +466,9 @@ struct hist {
 	const char *last_comm;
 	int last_pid, last_tid, last_cpu;
 	int64_t last_state;
+	const struct hist_tp *last_tp;
 	uint32_t last_root;
+	bool any_tp;			/* a SORT_TP key is among the keys */
 
 	/* entries (after hist_finish) */
 	struct hent *ents;
@@ -608,15 +615,18 @@ struct hist *hist_new(const struct hist_opts *opts)
 	struct hist *h = xcalloc(1, sizeof(*h));
 
 	h->opts = *opts;
-	if (h->opts.nkeys <= 0 || h->opts.nkeys > SORT__MAX) {
+	if (h->opts.nkeys < 0 || (h->opts.nkeys == 0 && !h->opts.no_default_keys) ||
+	    h->opts.nkeys > SORT__MAX) {
 		h->opts.nkeys = 3;
 		h->opts.keys[0] = SORT_COMM;
 		h->opts.keys[1] = SORT_DSO;
 		h->opts.keys[2] = SORT_SYM;
 	}
 	for (int i = 0; i < h->opts.nkeys; i++)
-		if ((unsigned)h->opts.keys[i] < SORT__MAX)
+		if ((unsigned)h->opts.keys[i] < SORT__MAX) {
 			h->key[h->opts.keys[i]] = true;
+			h->any_tp |= sort_key_is_tp(h->opts.keys[i]);
+		}
 	if (h->key[SORT_PARENT])
 		h->parent_re_ok = !regcomp(&h->parent_re, h->opts.parent_regex ? h->opts.parent_regex
 						   : PARENT_DEFAULT_RE, REG_EXTENDED | REG_NOSUB);
@@ -715,14 +725,16 @@ void hist_add_sample(struct hist *h, const struct hist_sample *s)
 	if (h->key[SORT_SRCLINE])
 		state |= (int64_t)srcline_id(h, s->srcline) << 32;
 	const char *comm = s->comm ? s->comm : unknown_str;
+	const struct hist_tp *tp = h->any_tp ? s->tp : NULL;
 	size_t nf = s->frames ? s->nframes : 0;
 	uint32_t root, node;
 
 	if (h->last_root != NONE && comm == h->last_comm && pid == h->last_pid && tid == h->last_tid &&
-	    cpu == h->last_cpu && state == h->last_state) {
+	    cpu == h->last_cpu && state == h->last_state && tp == h->last_tp) {
 		root = h->last_root;
 	} else {
-		root = trie_root(&h->trie, comm, pid, tid, cpu, state);
+		root = trie_root(&h->trie, comm, pid, tid, cpu, state, tp);
+		h->last_tp = tp;
 		h->last_root = root;
 		h->last_comm = comm;
 		h->last_pid = pid;
@@ -796,6 +808,7 @@ struct ekey {
 	const char *comm, *dso, *sym;
 	int pid, tid, cpu;
 	int64_t state;
+	const struct hist_tp *tp;
 };
 
 static void make_key(const struct hist *h, const struct root_attr *r, const struct hist_frame *f,
@@ -809,11 +822,13 @@ static void make_key(const struct hist *h, const struct root_attr *r, const stru
 		   (h->key[SORT_SRCLINE] ? r->state & ~(int64_t)0xffffffff : 0);
 	k->sym = h->key[SORT_SYM] ? f->sym : NULL;
 	k->dso = (h->key[SORT_SYM] || h->key[SORT_DSO]) ? f->dso : NULL;
+	k->tp = h->any_tp ? r->tp : NULL;
 }
 
 static inline uint64_t ekey_hash(const struct ekey *k)
 {
-	return mix3((uintptr_t)k->comm ^ ((uint64_t)(uint32_t)k->pid << 17), (uintptr_t)k->sym ^ (uint32_t)k->tid,
+	return mix3((uintptr_t)k->comm ^ ((uint64_t)(uint32_t)k->pid << 17) ^ (uintptr_t)k->tp * 0x9e3779b97f4a7c15ull,
+		    (uintptr_t)k->sym ^ (uint32_t)k->tid,
 		    (uintptr_t)k->dso ^ ((uint64_t)(uint32_t)k->cpu << 23) ^ ((uint64_t)k->state * 0xc4ceb9fe1a85ec53ull));
 }
 
@@ -825,7 +840,8 @@ static inline bool ekey_match(const struct hist *h, const struct hist_entry *e, 
 	       (!(h->key[SORT_STATE] || h->key[SORT_PARENT] || h->key[SORT_SRCLINE]) ||
 		((const struct hent *)e)->pstate == k->state) &&
 	       (!h->key[SORT_SYM] || e->sym == k->sym) &&
-	       (!(h->key[SORT_SYM] || h->key[SORT_DSO]) || e->dso == k->dso);
+	       (!(h->key[SORT_SYM] || h->key[SORT_DSO]) || e->dso == k->dso) &&
+	       (!h->any_tp || e->tp == k->tp);
 }
 
 static void ents_rehash(struct hist *h)
@@ -843,6 +859,7 @@ static void ents_rehash(struct hist *h)
 		k.state = h->ents[i].pstate;
 		k.sym = h->key[SORT_SYM] ? e->sym : NULL;
 		k.dso = (h->key[SORT_SYM] || h->key[SORT_DSO]) ? e->dso : NULL;
+		k.tp = h->any_tp ? e->tp : NULL;
 		size_t j = ekey_hash(&k) & mask;
 		while (s[j])
 			j = (j + 1) & mask;
@@ -889,6 +906,7 @@ static uint32_t entry_of(struct hist *h, uint32_t v, bool create)
 	uint32_t sid = (uint32_t)((uint64_t)r->state >> 32);
 	he->e.parent = pid_ ? h->parents[pid_ - 1] : NULL;
 	he->e.srcline = sid ? h->srclines[sid - 1] : NULL;
+	he->e.tp = r->tp;
 	he->e.dso = nd->frame.dso;
 	he->e.sym = nd->frame.sym;
 	he->e.level = nd->frame.level;
@@ -1410,6 +1428,10 @@ static int cmp_entries(const void *pa, const void *pb)
 			c = str_cmp_null(a->srcline, b->srcline);
 			break;
 		default:
+			if (sort_key_is_tp(h->opts.keys[i])) {
+				int t = h->opts.keys[i] - SORT_TP0;
+				c = str_cmp_null(a->tp ? a->tp->id[t] : NULL, b->tp ? b->tp->id[t] : NULL);
+			}
 			break;
 		}
 		if (c)
@@ -1552,7 +1574,7 @@ static const struct trie *comm_trie(const struct hist *hc)
 	struct hist *h = (struct hist *)hc;
 	const struct trie *t = &h->trie;
 
-	if (!h->key[SORT_PID] && !h->key[SORT_TID] && !h->key[SORT_CPU] && !h->key[SORT_STATE]) {
+	if (!h->key[SORT_PID] && !h->key[SORT_TID] && !h->key[SORT_CPU] && !h->key[SORT_STATE] && !h->any_tp) {
 		trie_sort_kids(&h->trie);
 		return t;
 	}
@@ -1564,7 +1586,7 @@ static const struct trie *comm_trie(const struct hist *hc)
 	for (size_t i = 0; i < t->nnodes; i++) {
 		const struct tnode *nd = &t->nodes[i];
 		if (nd->parent == NONE)
-			map[i] = trie_root(m, t->roots[nd->root].comm, 0, 0, 0, 0);
+			map[i] = trie_root(m, t->roots[nd->root].comm, 0, 0, 0, 0, NULL);
 		else
 			map[i] = trie_child(m, map[nd->parent], nd->frame.sym, nd->frame.dso, nd->frame.level);
 		m->nodes[map[i]].self_period += nd->self_period;

@@ -29,7 +29,38 @@ enum sort_key {
 	SORT_SAMPLE,	/* "sample": the entry's samples (-n) */
 	SORT_OVERHEAD,	/* "overhead": self percentage */
 	SORT_OVERHEAD_CHILDREN,	/* "overhead_children": children percentage */
+	/* Tracepoint keys (perf's dynamic sort keys: a field of the event's RAW
+	 * data, or "trace", the formatted line): column i is SORT_TP0 + i, its
+	 * values are the samples' hist_tp, its header hist_opts.tp_cols[i]. */
+	SORT_TP0,
+	SORT_TP_LAST = SORT_TP0 + 15,
 	SORT__MAX,
+};
+
+#define HIST_TP_MAX (SORT_TP_LAST - SORT_TP0 + 1)
+
+static inline bool sort_key_is_tp(int k)
+{
+	return k >= SORT_TP0 && k <= SORT_TP_LAST;
+}
+
+/* One distinct combination of a sample's tracepoint key values, interned by
+ * the caller (pointer equality is equality; it outlives the hist). */
+struct hist_tp {
+	const char *id[HIST_TP_MAX];	/* entries are split by it and, at equal
+					 * overhead, ordered by it (ascending strcmp) */
+	const char *text[HIST_TP_MAX];	/* what is shown */
+	uint32_t dyn_len[HIST_TP_MAX];	/* a __data_loc field's size (column width) */
+};
+
+/* How a tracepoint key's column looks (perf's): a field is right-aligned
+ * and cut to its width (min_width, or the longest dyn_len of the entries);
+ * the trace line (left) is as wide as the longest one. */
+struct hist_tp_col {
+	const char *name;	/* column header and JSON key */
+	int min_width;
+	bool left;
+	bool raw;		/* --raw-trace: the values shown do not widen it */
 };
 
 /* Is k an output field rather than a key (see above)? */
@@ -63,6 +94,7 @@ struct hist_sample {
 	int pid, tid, cpu;
 	int state;		/* off-CPU samples: 'S', 'D', 'I'; else 0 */
 	const char *srcline;	/* SORT_SRCLINE: of the sampled address (interned) */
+	const struct hist_tp *tp;	/* SORT_TP0...: the tracepoint key values */
 	uint64_t period;	/* weight: the sample's period (cpu-clock: ns) */
 	size_t nframes;		/* >= 1: frames[0] is the sampled ip (leaf), then callers */
 	const struct hist_frame *frames;
@@ -93,6 +125,10 @@ struct hist_opts {
 				 * total but make no entry (hist/filter.h); NULL: none */
 	bool relative;		/* percentages of the samples the filter kept (perf's
 				 * --percentage relative), not of all */
+	struct hist_tp_col tp_cols[HIST_TP_MAX];	/* of the keys SORT_TP0 + i */
+	bool no_default_keys;	/* nkeys 0: one entry for every sample (perf with
+				 * only tracepoint keys the event does not have),
+				 * not the default comm,dso,sym */
 };
 
 struct hist;
@@ -116,6 +152,7 @@ struct hist_entry {
 	char level;
 	const char *parent;	/* SORT_PARENT: the matching frame's symbol, or NULL ([other]) */
 	const char *srcline;	/* SORT_SRCLINE */
+	const struct hist_tp *tp;	/* SORT_TP0...: the values of the entry's tracepoint keys */
 	uint64_t self;		/* sum of periods where the entry is the leaf */
 	uint64_t children;	/* sum of periods where it is anywhere in the chain
 				 * (counted once per sample); == self without callchains */

@@ -7,6 +7,7 @@
 #include "off_cpu_data.h"
 #include "hist/aggregate.h"
 #include "hist/hist.h"
+#include "hist/tpkeys.h"
 #include "log.h"
 #include "perfdata/bpf_info.h"
 #include "perfdata/decode.h"
@@ -70,6 +71,7 @@ static void on_sample(struct profile *rp, const struct pd_record *r)
 		.nr_callchain = s->nr_callchain,
 		.ip = s->ip,
 		.state = off_cpu_sample_state(ev, s),
+		.tp = rp->tpk && ev == rp->tp_event ? tpkeys_values(rp->tpk, s->raw, s->raw_size) : NULL,
 		.max_frames = rp->max_stack,
 		.keep_outer = rp->max_stack_outer,
 	};
@@ -298,12 +300,44 @@ struct machine *profile_machine_new(const struct pd_file *f, const struct profil
 	return m;
 }
 
+/* Tracepoint keys: expanded for the event of the pass, from the file's
+ * formats (kept until profile_free: the hist's column names are theirs). */
+static void setup_tp_keys(struct profile *rp, const struct pd_file *f, const struct profile_opts *o,
+			  struct hist_opts *ho)
+{
+	bool any = false;
+	for (int k = 0; k < ho->nkeys; k++)
+		any |= sort_key_is_tp(ho->keys[k]);
+	if (!any || !o->tp_names)
+		return;
+	const struct pd_event *ev = o->only_event;
+	for (size_t i = 0; !ev && i < pd_nr_events(f); i++) {
+		const struct pd_event *e = pd_event_at(f, i);
+		if (!(e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config == PERF_COUNT_SW_DUMMY))
+			ev = e;
+	}
+	size_t len;
+	const void *td = pd_feature(f, PD_FEAT_TRACING_DATA, &len);
+	rp->tp_formats = xcalloc(1, sizeof(*rp->tp_formats));
+	tp_formats_load(rp->tp_formats, td, td ? len : 0);
+	const struct tp_format *fmt = ev && ev->attr.type == PERF_TYPE_TRACEPOINT
+				      ? tp_formats_by_id(rp->tp_formats, ev->attr.config) : NULL;
+	struct tpkey tk[HIST_TP_MAX];
+	int n = tpkeys_expand(ho->keys, ho->nkeys, o->tp_names, ev ? ev->name : NULL, fmt, o->raw_trace, ho, tk);
+	if (n) {
+		rp->tpk = tpkeys_new(tk, n, o->raw_trace);
+		rp->tp_event = ev;
+	}
+}
+
 int profile_build(struct profile *rp, struct pd_file *f, const struct profile_opts *o)
 {
 	char err[1024];
 	memset(rp, 0, sizeof(*rp));
 	rp->m = profile_machine_new(f, o);
-	rp->h = hist_new(&o->hist);
+	struct hist_opts ho = o->hist;
+	setup_tp_keys(rp, f, o, &ho);
+	rp->h = hist_new(&ho);
 	rp->only_event = o->only_event;
 	rp->file = f;
 	rp->cpus = o->cpus;
@@ -350,6 +384,12 @@ void profile_free(struct profile *p)
 	hist_free(p->h);
 	machine_free(p->m);
 	free(p->ranges);
+	tpkeys_free(p->tpk);
+	p->tpk = NULL;
+	if (p->tp_formats)
+		tp_formats_free(p->tp_formats);
+	free(p->tp_formats);
+	p->tp_formats = NULL;
 	p->ranges = NULL;
 	p->nranges = 0;
 	p->agg = NULL;

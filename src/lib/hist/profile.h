@@ -22,6 +22,8 @@ struct pd_file;
 struct pd_event;
 struct machine;
 struct aggregator;
+struct tp_formats;
+struct tpkeys;
 
 struct profile_opts {
 	struct hist_opts hist;	/* sort keys, children, call chains */
@@ -37,6 +39,11 @@ struct profile_opts {
 	unsigned max_stack;	/* keep the innermost max_stack frames of each call
 				 * graph (perf report --max-stack); 0: all */
 	bool count_records;	/* fill profile.nr_records and event_samples (perf's --stats) */
+	/* Tracepoint sort keys: hist.keys' SORT_TP0 + j stands for tp_names[j]
+	 * (hist/tpkeys.h), expanded for the event profiled (only_event, else
+	 * the first sampled one) from the file's HEADER_TRACING_DATA. */
+	char *const *tp_names;
+	bool raw_trace;		/* perf's --raw-trace: fields' raw values */
 };
 
 #define PROFILE_MAX_EVENTS 64
@@ -67,6 +74,9 @@ struct profile {
 	unsigned max_stack;
 	bool max_stack_outer;
 	bool count_records;
+	struct tp_formats *tp_formats;	/* the file's, when there are tracepoint keys */
+	struct tpkeys *tpk;		/* their values */
+	const struct pd_event *tp_event;	/* the event they are for */
 };
 
 /* Index and decode f into p (which it initializes). 0, or -EINVAL after

@@ -89,6 +89,8 @@ static const char *col_header(const struct hist *h, const struct cols *c, enum s
 		return "    Pid:Command";
 	if (k == SORT_OVERHEAD && hist_opts(h)->children && !c->fields)
 		return "Self";
+	if (sort_key_is_tp(k))
+		return hist_opts(h)->tp_cols[k - SORT_TP0].name;
 	return sort_key_header(k);
 }
 
@@ -135,6 +137,34 @@ static void print_elided(FILE *f, const struct hist *h, const struct out_opts *o
 			o->elide[key]);
 		any = true;
 	}
+}
+
+/* A tracepoint key's column: the trace line as wide as the longest one; a
+ * field as perf sizes it: its fixed width, the longest value shown (unless
+ * --raw-trace), and the size of a dynamic field's data in the entries perf
+ * compared by this key while adding samples (approximated: those of two
+ * samples or more, and all of them when it is the first key). */
+static size_t tp_width(const struct hist *h, int t, size_t w)
+{
+	const struct hist_opts *ho = hist_opts(h);
+	const struct hist_tp_col *col = &ho->tp_cols[t];
+	bool first = ho->nkeys > 0 && (int)ho->keys[0] == SORT_TP0 + t;
+	size_t n = hist_nr_entries(h);
+	if (!col->left && (size_t)col->min_width > w)
+		w = (size_t)col->min_width;
+	for (size_t i = 0; i < n; i++) {
+		const struct hist_entry *e = hist_entry_at(h, i);
+		if (!e->tp)
+			continue;
+		size_t l = strlen(e->tp->text[t]);
+		if (!col->left && col->raw)
+			l = 0;
+		if (!col->left && (e->nr_samples > 1 || (first && n > 1)) && e->tp->dyn_len[t] > l)
+			l = e->tp->dyn_len[t];
+		if (l > w)
+			w = l;
+	}
+	return w;
 }
 
 static void compute_widths(const struct hist *h, struct cols *c)
@@ -204,6 +234,8 @@ static void compute_widths(const struct hist *h, struct cols *c)
 			break;
 		case SORT_CPU:
 		default:
+			if (sort_key_is_tp(key))
+				w = tp_width(h, key - SORT_TP0, w);
 			break;
 		}
 		c->w[key] = (int)w;
@@ -216,9 +248,10 @@ static void print_dots(FILE *f, int n)
 		fputc('.', f);
 }
 
-static bool right_aligned(enum sort_key k)
+static bool right_aligned(const struct hist *h, enum sort_key k)
 {
-	return k == SORT_TID || sort_key_is_field(k);
+	return k == SORT_TID || sort_key_is_field(k) ||
+	       (sort_key_is_tp(k) && !hist_opts(h)->tp_cols[k - SORT_TP0].left);
 }
 
 static void print_header(FILE *f, const struct hist *h, const struct cols *c)
@@ -226,7 +259,7 @@ static void print_header(FILE *f, const struct hist *h, const struct cols *c)
 	for (int k = 0; k < c->n; k++) {
 		enum sort_key key = c->col[k];
 		fputs(k ? "  " : "# ", f);
-		if (right_aligned(key))
+		if (right_aligned(h, key))
 			fprintf(f, "%*s", c->w[key], col_header(h, c, key));
 		else
 			fprintf(f, "%-*s", c->w[key], col_header(h, c, key));
@@ -292,6 +325,14 @@ static void print_row(FILE *f, const struct hist *h, const struct hist_entry *e,
 			fprintf(f, "%-*s", last ? 0 : w, nz(e->srcline));
 			break;
 		default:
+			if (sort_key_is_tp(key)) {
+				int t = key - SORT_TP0;
+				const char *v = e->tp ? e->tp->text[t] : "";
+				if (hist_opts(h)->tp_cols[t].left)
+					fprintf(f, "%-*s", last ? 0 : w, v);
+				else
+					fprintf(f, "%*.*s", w, w, v);
+			}
 			break;
 		}
 	}
@@ -518,6 +559,11 @@ static void json_entries(struct json_writer *jw, const struct hist *h, const str
 							   e->state == 'I' ? "I" : "-");
 				break;
 			default:
+				if (sort_key_is_tp(ho->keys[k])) {
+					int t = ho->keys[k] - SORT_TP0;
+					jw_kv_string(jw, ho->tp_cols[t].left ? "trace" : ho->tp_cols[t].name,
+						     e->tp ? e->tp->text[t] : "");
+				}
 				break;
 			}
 		}
