@@ -56,7 +56,7 @@ case "$(uname -m)" in x86_64|aarch64) ;; *) skip "no JIT loop for $(uname -m)";;
 "$BPFPERF" record -e cpu-clock -o jit.data -- python3 jit.py jit.pid 0.4 >/dev/null 2>jit.err
 [ -s jit.data ] || { cat jit.err; fail "record of the JIT process failed"; }
 pid=$(cat jit.pid)
-addr=$("$BPFPERF" report -i jit.data --sort dso,sym 2>/dev/null | awk '$2 == "//anon" { print $4; exit }')
+addr=$("$BPFPERF" report -i jit.data --sort dso,sym 2>/dev/null | awk '$2 == "[JIT]" && $3 == "tid" { print $6; exit }')
 [ -n "$addr" ] || fail "no sample in the JIT's anonymous mapping"
 PERFMAP=/tmp/perf-$pid.map
 # first a real map: proves that report reads it for these samples

@@ -29,7 +29,7 @@ static void add(struct hist *h, const char *comm, int n, const char *const *syms
 		f[i].level = k ? 'k' : '.';
 	}
 	for (int k = 0; k < times; k++) {
-		struct hist_sample s = { .comm = comm, .pid = comm == C_A ? 10 : 20, .tid = 11, .cpu = 1,
+		struct hist_sample s = { .comm = comm, .pid = comm == C_A ? 10 : 20, .tid = comm == C_A ? 11 : 21, .cpu = 1,
 					 .period = 100, .nframes = (size_t)n, .frames = f };
 		hist_add_sample(h, &s);
 	}
@@ -188,7 +188,8 @@ static void test_table_keys(void **state)
 	 * column (dso here) is padded like every column but a last symbol */
 	assert_non_null(strstr(s, "# Overhead      Pid:Command  CPU  Symbol  Shared Object\n"
 				  "# ........  ...............  ...  ......  .............\n"));
-	assert_non_null(strstr(s, "    37.50%       10:a        001  [.] C   app          \n"));
+	/* perf's "pid" key is the thread: TID 11 of process 10 */
+	assert_non_null(strstr(s, "    37.50%       11:a        001  [.] C   app          \n"));
 	free(s);
 	hist_free(h);
 }
@@ -229,7 +230,7 @@ static void test_json(void **state)
 	h = fixture(false, keys, 4);
 	o.percent_limit = 0;
 	s = render(out_json, h, &o);
-	assert_non_null(strstr(s, "{\"self\":37.50,\"children\":37.50,\"samples\":3,\"pid\":10,\"tid\":11,\"cpu\":1,"
+	assert_non_null(strstr(s, "{\"self\":37.50,\"children\":37.50,\"samples\":3,\"pid\":11,\"tid\":11,\"cpu\":1,"
 				  "\"symbol\":\"C\"}"));
 	/* every entry has the same keys in the same order */
 	size_t n = 0;

@@ -716,7 +716,8 @@ void hist_add_sample(struct hist *h, const struct hist_sample *s)
 		h->total_samples++;
 		return;
 	}
-	int pid = h->key[SORT_PID] ? s->pid : 0;
+	/* perf's "pid" key is the thread: "TID:comm" */
+	int pid = h->key[SORT_PID] ? s->tid : 0;
 	int tid = h->key[SORT_TID] ? s->tid : 0;
 	int cpu = h->key[SORT_CPU] ? s->cpu : 0;
 	int64_t state = h->key[SORT_STATE] ? s->state : 0;
@@ -814,7 +815,7 @@ struct ekey {
 static void make_key(const struct hist *h, const struct root_attr *r, const struct hist_frame *f,
 		     struct ekey *k)
 {
-	k->comm = (h->key[SORT_COMM] || h->key[SORT_PID]) ? r->comm : NULL;
+	k->comm = h->key[SORT_COMM] ? r->comm : NULL;
 	k->pid = h->key[SORT_PID] ? r->pid : 0;
 	k->tid = h->key[SORT_TID] ? r->tid : 0;
 	k->cpu = h->key[SORT_CPU] ? r->cpu : 0;
@@ -834,7 +835,7 @@ static inline uint64_t ekey_hash(const struct ekey *k)
 
 static inline bool ekey_match(const struct hist *h, const struct hist_entry *e, const struct ekey *k)
 {
-	return (!(h->key[SORT_COMM] || h->key[SORT_PID]) || e->comm == k->comm) &&
+	return (!h->key[SORT_COMM] || e->comm == k->comm) &&
 	       (!h->key[SORT_PID] || e->pid == k->pid) && (!h->key[SORT_TID] || e->tid == k->tid) &&
 	       (!h->key[SORT_CPU] || e->cpu == k->cpu) &&
 	       (!(h->key[SORT_STATE] || h->key[SORT_PARENT] || h->key[SORT_SRCLINE]) ||
@@ -852,7 +853,7 @@ static void ents_rehash(struct hist *h)
 	for (size_t i = 0; i < h->nents; i++) {
 		struct ekey k;
 		const struct hist_entry *e = &h->ents[i].e;
-		k.comm = (h->key[SORT_COMM] || h->key[SORT_PID]) ? e->comm : NULL;
+		k.comm = h->key[SORT_COMM] ? e->comm : NULL;
 		k.pid = h->key[SORT_PID] ? e->pid : 0;
 		k.tid = h->key[SORT_TID] ? e->tid : 0;
 		k.cpu = h->key[SORT_CPU] ? e->cpu : 0;
@@ -1403,8 +1404,6 @@ static int cmp_entries(const void *pa, const void *pb)
 			break;
 		case SORT_PID:
 			c = cmp_int(a->pid, b->pid);
-			if (!c)
-				c = str_cmp_null(a->comm, b->comm);
 			break;
 		case SORT_TID:
 			c = cmp_int(a->tid, b->tid);
@@ -1447,6 +1446,14 @@ static int cmp_entries(const void *pa, const void *pb)
 /* Finishing the aggregation: leaves' counts, the DFS (or the self-only
  * shortcut of text --no-children), then the sorted entries. The steps are
  * short and depend on each other's locals; -vv times them together. */
+void hist_thread_comms(struct hist *h, const char *(*comm_of)(void *ctx, int tid), void *ctx)
+{
+	if (!h->key[SORT_PID])
+		return;
+	for (size_t i = 0; i < h->nents; i++)
+		h->ents[i].e.thread_comm = comm_of(ctx, h->ents[i].e.pid);
+}
+
 void hist_finish(struct hist *h)
 {
 	if (h->finished)

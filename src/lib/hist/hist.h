@@ -91,7 +91,8 @@ struct hist_frame {
 
 struct hist_sample {
 	const char *comm;
-	int pid, tid, cpu;
+	int pid, tid, cpu;	/* pid: SORT_PID is the thread (perf's "pid" key is TID:comm) */
+	const char *thread_comm;	/* SORT_PID: the thread's last comm, as perf shows it */
 	int state;		/* off-CPU samples: 'S', 'D', 'I'; else 0 */
 	const char *srcline;	/* SORT_SRCLINE: of the sampled address (interned) */
 	const struct hist_tp *tp;	/* SORT_TP0...: the tracepoint key values */
@@ -145,7 +146,8 @@ void hist_finish(struct hist *h);
 struct hist_entry {
 	/* key values; only those in opts.keys are meaningful */
 	const char *comm;
-	int pid, tid, cpu;
+	int pid, tid, cpu;	/* pid: SORT_PID is the thread (perf's "pid" key is TID:comm) */
+	const char *thread_comm;	/* SORT_PID: the thread's last comm, as perf shows it */
 	int state;
 	const char *dso;
 	const char *sym;
@@ -160,6 +162,10 @@ struct hist_entry {
 	struct callchain_node *callers;	/* call-graph tree for -g output (may be NULL) */
 };
 
+/* SORT_PID entries are threads: name each by comm_of(ctx, tid), the
+ * thread's comm at the end of the recording (perf shows the last one).
+ * Call after hist_finish (entries exist from then on). */
+void hist_thread_comms(struct hist *h, const char *(*comm_of)(void *ctx, int tid), void *ctx);
 const struct hist_opts *hist_opts(const struct hist *h);
 size_t hist_nr_entries(const struct hist *h);
 const struct hist_entry *hist_entry_at(const struct hist *h, size_t i);

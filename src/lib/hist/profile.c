@@ -330,6 +330,11 @@ static void setup_tp_keys(struct profile *rp, const struct pd_file *f, const str
 	}
 }
 
+static const char *thread_comm_of(void *m, int tid)
+{
+	return machine_thread_comm(m, tid);
+}
+
 int profile_build(struct profile *rp, struct pd_file *f, const struct profile_opts *o)
 {
 	char err[1024];
@@ -371,6 +376,7 @@ int profile_build(struct profile *rp, struct pd_file *f, const struct profile_op
 	agg_finish(rp->agg);
 	uint64_t t_joined = now_ns();
 	hist_finish(rp->h);
+	hist_thread_comms(rp->h, thread_comm_of, rp->m);
 	pr_debug("profile: %.1f ms to index the records, %.1f ms to decode them, %.1f ms more for "
 		 "the aggregation thread, %.1f ms to finish the hist",
 		 (double)(t_indexed - t_start) / 1e6, (double)(t_decoded - t_indexed) / 1e6,

@@ -184,6 +184,9 @@ static void compute_widths(const struct hist *h, struct cols *c)
 		size_t l = strlen(nz(e->comm));
 		if (l > comm)
 			comm = l;
+		l = e->thread_comm ? strlen(e->thread_comm) : 0;
+		if (l > comm)
+			comm = l;
 		l = strlen(nz(e->dso));
 		if (l > dso)
 			dso = l;
@@ -298,7 +301,7 @@ static void print_row(FILE *f, const struct hist *h, const struct hist_entry *e,
 			fprintf(f, "%-*.*s", w, w, nz(e->comm));
 			break;
 		case SORT_PID:
-			fprintf(f, "%7d:%-*.*s", e->pid, w - 8, w - 8, nz(e->comm));
+			fprintf(f, "%7d:%-*.*s", e->pid, w - 8, w - 8, nz(e->thread_comm ? e->thread_comm : e->comm));
 			break;
 		case SORT_TID:
 			fprintf(f, "%*d", w, e->tid);

@@ -425,8 +425,8 @@ const char *machine_comm_of(struct machine *m, int pid, int tid)
 static bool is_anon_name(const char *f)
 {
 	return !*f || strcmp(f, "//anon") == 0 || strncmp(f, "/dev/zero", 9) == 0 ||
-	       strncmp(f, "/anon_hugepage", 14) == 0 || strncmp(f, "/memfd:", 7) == 0 ||
-	       strncmp(f, "/SYSV", 5) == 0 || strncmp(f, "[anon", 5) == 0;
+	       strncmp(f, "/anon_hugepage", 14) == 0 || strncmp(f, "/SYSV", 5) == 0 ||
+	       strncmp(f, "[anon", 5) == 0;
 }
 
 static int cmp_hdr_bid(const void *a, const void *b)
@@ -459,13 +459,19 @@ static struct dso *dso_findnew(struct machine *m, const char *filename, const ui
 		return m->vdso;
 	}
 	enum dso_kind kind = DSO_ELF;
-	char buf[64];
+	char buf[64], jit[40];
+	const char *short_name = NULL;
 	if (is_anon_name(filename)) {
+		/* As perf: anonymous code is the process's /tmp/perf-PID.map,
+		 * named "[JIT] tid PID", whether a JIT wrote that file or not. */
 		kind = DSO_ANON;
-		snprintf(buf, sizeof(buf), "/tmp/perf-%d.map", pid);
-		if (pid > 0 && access(buf, R_OK) == 0) {
-			kind = DSO_PERFMAP;
+		if (pid > 0) {
+			snprintf(buf, sizeof(buf), "/tmp/perf-%d.map", pid);
+			snprintf(jit, sizeof(jit), "[JIT] tid %d", pid);
+			if (access(buf, R_OK) == 0)
+				kind = DSO_PERFMAP;
 			filename = buf;
+			short_name = jit;
 		} else if (!*filename) {
 			filename = "//anon";
 		}
@@ -496,7 +502,8 @@ static struct dso *dso_findnew(struct machine *m, const char *filename, const ui
 	d->kind = kind;
 	d->path = path;
 	const char *base = strrchr(path, '/');
-	d->name = kind == DSO_ANON || !base ? path : strtab_intern(m->strs, base + 1);
+	d->name = short_name ? strtab_intern(m->strs, short_name)
+		  : kind == DSO_ANON || !base ? path : strtab_intern(m->strs, base + 1);
 	if (bidlen)
 		memcpy(d->build_id, bid, bidlen);
 	d->build_id_len = bidlen;
