@@ -124,6 +124,17 @@ static bool same_file(const struct stat *a, int fd)
 	return fstat(fd, &b) == 0 && a->st_dev == b.st_dev && a->st_ino == b.st_ino;
 }
 
+/* /dev/stdout and its aliases by name: through 9p or overlayfs the file
+ * they lead to may not compare equal with fstat() of the descriptor. */
+static bool is_std_name(const char *path, int std)
+{
+	char a[32], b[32], c[32];
+	snprintf(a, sizeof(a), "/dev/fd/%d", std);
+	snprintf(b, sizeof(b), "/proc/self/fd/%d", std);
+	snprintf(c, sizeof(c), "/dev/%s", std == STDOUT_FILENO ? "stdout" : "stderr");
+	return !strcmp(path, a) || !strcmp(path, b) || !strcmp(path, c);
+}
+
 /* Where PATH is written in place: an existing device, FIFO or socket, or
  * one of our own standard streams (/dev/stdout): *fd, else -1 (a regular
  * file, a symlink to one, or nothing yet). Negative errno after a log. */
@@ -154,7 +165,7 @@ static int open_in_place(const char *path, int *fd)
 		}
 		if (S_ISREG(st.st_mode)) {
 			for (int std = STDOUT_FILENO; std <= STDERR_FILENO; std++)
-				if (same_file(&st, std)) {
+				if (is_std_name(path, std) || same_file(&st, std)) {
 					*fd = fcntl(std, F_DUPFD_CLOEXEC, 3);
 					if (*fd < 0) {
 						int err = -errno;
@@ -268,6 +279,14 @@ int ofile_close(struct ofile *of)
 			err = -errno;
 		of->fd = -1;
 	}
+	if (err == -EPIPE && of->is_stdout) {
+		/* The reader went away (trace -a | head): its choice, not a
+		 * failure to report; the caller sees -EPIPE. */
+		pr_debug("standard output: the reader of the pipe has gone");
+		stdout_error_reported = true;
+		ofile_abort(of);
+		return err;
+	}
 	if (err) {
 		pr_err("cannot write %s: %s; %s", display_name(of), log_strerr(err),
 		       of->tmp ? "the file was left unchanged; free space or choose another file"
@@ -309,6 +328,8 @@ int ofile_close_stdout(void)
 		err = errno ? -errno : -EIO;
 	if (fclose(stdout) != 0 && !err)
 		err = errno ? -errno : -EIO;
+	if (err == -EPIPE)
+		return 0;	/* the reader went away: where SIGPIPE is ignored, a way to stop */
 	if (err && !stdout_error_reported)
 		pr_err("cannot write standard output: %s; the output is incomplete", log_strerr(err));
 	return err;
