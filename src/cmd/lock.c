@@ -163,7 +163,9 @@ static void report_losses(const struct lock_result *r, enum lock_aggr aggr)
 		pr_warn("%" PRIu64 " contentions without a caller: the stack map was full", c[LOCK_CNT_NO_STACK]);
 	pr_info("%" PRIu64 " contentions counted, %" PRIu64 " nested begins and %" PRIu64 " nested ends "
 		"not counted (as perf)", c[LOCK_CNT_END], c[LOCK_CNT_NESTED], c[LOCK_CNT_LOCK_MISMATCH]);
-	if (aggr == LOCK_AGGR_ADDR && r->nr_unnamed)
+	if (aggr == LOCK_AGGR_ADDR && r->nr_unnamed && r->unnamed_why)
+		pr_warn("%zu of %zu locks are shown by address: %s", r->nr_unnamed, r->n, r->unnamed_why);
+	else if (aggr == LOCK_AGGR_ADDR && r->nr_unnamed)
 		pr_info("%zu of %zu locks could not be named (not a well-known lock, a global variable "
 			"or a slab object)", r->nr_unnamed, r->n);
 }

@@ -747,6 +747,21 @@ static void read_rq_locks(struct lock *l)
 	free(v);
 }
 
+/* Locks in slab objects are named through the bpf_get_kmem_cache kfunc of
+ * tp_btf programs: what this run lacks for it, or NULL. */
+static const char *slab_naming_missing(struct lock *l)
+{
+	if (l->design != LOCK_DESIGN_BTF_TS)
+		return "locks in slab objects are named by tp_btf programs, and this kernel "
+		       "cannot run them";
+	const char *names[] = { "bpf_get_kmem_cache" };
+	uint64_t a = 0;
+	if (machine_kernel_symbol_addrs(l->m, names, &a, 1) != 1)
+		return "locks in slab objects need the bpf_get_kmem_cache kfunc (Linux 6.13+) to be "
+		       "named, and this kernel has none";
+	return NULL;
+}
+
 int lock_read(struct lock *l, struct lock_result *r)
 {
 	int fd = bpf_map__fd(l->skel->maps.stat);
@@ -777,6 +792,8 @@ int lock_read(struct lock *l, struct lock_result *r)
 			name_lock(l, &e);
 			if (!e.named)
 				r->nr_unnamed++;
+			if (!e.named && !r->unnamed_why)
+				r->unnamed_why = slab_naming_missing(l);
 			break;
 		case LOCK_AGGR_TASK:
 		case LOCK_AGGR_OWNER:

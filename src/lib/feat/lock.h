@@ -60,6 +60,7 @@ struct lock_result {
 	size_t n;
 	uint64_t counters[LOCK_CNT__MAX];
 	size_t nr_unnamed;	/* LOCK_AGGR_ADDR: entries whose lock has no name */
+	const char *unnamed_why;	/* then: what the kernel lacks to name more, or NULL */
 };
 
 int lock_open(const struct lock_opts *o, struct lock **out);
