@@ -28,6 +28,9 @@ same() {
   ok "$F: $* ($(cat cmp.txt))"
 }
 
+# the levels ([k] or [.]) of the [unknown] entries at address 0, counted
+unknown_levels() { grep -E '\[unknown\] +\[[.k]\] 0{16}$' "$1" | grep -oE '\[[.k]\]' | sort | uniq -c; }
+
 for F in perf.data ours.data; do
   pid=$($PERF script -i $F -F pid,comm 2>/dev/null | awk '$1 == "bpfperf-demo" { print $2; exit }')
   [ -n "$pid" ] || fail "$F: no sample of the demo"
@@ -38,6 +41,10 @@ for F in perf.data ours.data; do
   same --children -g none -F overhead_children,overhead,comm,sym
   same --children -g none -F sample,overhead,sym
   same --children -g none -n
+  # a caller outside every map (address 0, a frame the IGN above leaves out)
+  # takes the sampled frame's level, as in perf, whichever thread resolved it
+  [ "$(unknown_levels p.txt)" = "$(unknown_levels o.txt)" ] ||
+    { unknown_levels p.txt; unknown_levels o.txt; fail "$F: levels of [unknown] entries differ from perf's"; }
   same --no-children -g none --dsos '[kernel.kallsyms]' -n
   same --no-children -g none --percentage relative -S demo_hot_user_function,read_zero
   cpu=$($PERF script -i $F -F cpu 2>/dev/null | tr -d '[]' | sort | uniq -c | sort -n | awk 'END { print $2 + 0 }')
@@ -56,6 +63,13 @@ for F in perf.data ours.data; do
   same --no-children -g caller,2
   same --children -g graph,5,caller
   same --no-children --max-stack 3 -g callee
+  # caller order: perf's chain is the N outermost frames; the sampled
+  # function makes the entry but is not in the chain unless among them
+  GRAPH='read_zero|demo_hot_user_function|\] main$'
+  same --children --max-stack 3 -g caller
+  same --no-children --max-stack 3 -g caller
+  same --children --max-stack 2
+  same --no-children -G --max-stack 4
   unset GRAPH
   same --children --max-stack 3 -g none
   # --percent-limit: of the children column with --children (call graphs too)
@@ -113,6 +127,19 @@ for F in cw.data cwo.data; do
     ok "$F: $o ($(cat cmp.txt))"
   done
 done
+
+# --max-stack in caller order on threads' chains (leaf <- worker <- start_thread)
+perf_rec -g -o cwg.data -- "$BUILD/bench/cpu_work" 2000000 2 || fail "perf record -g cpu_work"
+F=cwg.data
+GRAPH='leaf|worker|start_thread'
+# an ASan build's cpu_work may be sampled in its runtime, whose C++ clones
+# perf names without their " [clone .isra.0]" (not compared here)
+IGN0=$IGN IGN="$IGN|libasan|libubsan"
+same --children --max-stack 2 -g caller
+same --no-children --max-stack 2 -g caller
+same --children --max-stack 1
+IGN=$IGN0
+unset GRAPH
 
 # what we do not support is named, never replaced by a default
 perf_rec -o nocpu.data -- "$DEMO" 0.2 || fail "perf record"

@@ -90,7 +90,7 @@ static void reference_sample(struct ctx *c, const struct agg_sample *s)
 		}
 		struct resolved r;
 		machine_resolve(c->m, s->pid, s->tid, s->callchain[i], sp, &r);
-		f[n++] = (struct hist_frame){ .dso = r.dso, .sym = r.sym, .level = r.level };
+		f[n++] = (struct hist_frame){ .dso = r.dso, .sym = r.sym, .ip_sym = r.ip_sym, .level = r.level };
 	}
 	struct hist_sample hs = { .comm = machine_comm_of(c->m, s->pid, s->tid), .pid = s->pid,
 				  .tid = s->tid, .cpu = s->cpu, .period = s->period,

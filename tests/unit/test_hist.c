@@ -305,7 +305,7 @@ static void random_check(bool children, bool skip_sums, unsigned seed)
 	srand(seed);
 	for (int i = 0; i < NS; i++) {
 		struct msample *s = &ms[i];
-		struct hist_frame f[MAXD];
+		struct hist_frame f[MAXD] = { 0 };
 		s->comm = rand() % 2;
 		s->n = 1 + rand() % MAXD;
 		s->period = 1 + (uint64_t)(rand() % 5);
@@ -395,6 +395,108 @@ static void test_random_vs_model(void **state)
 }
 
 /* callgraph_limit prunes branches below the limit, and only those */
+/* Frames without symbol (perf 6.1): call-graph nodes by address (ip_sym),
+ * the samples' entry by place in the file (sym), and with children the
+ * callers' entries by address too. Two processes of one PIE binary: file
+ * offsets X (leaf) and M (caller), at addresses X1/M1 and X2/M2. */
+static const char S_X[] = "0x0000000000001146", S_M[] = "0x00000000000011c9";
+static const char S_X1[] = "0x0000555500001146", S_M1[] = "0x00005555000011c9";
+static const char S_X2[] = "0x0000566600001146", S_M2[] = "0x00005666000011c9";
+
+static void add_unresolved(struct hist *h, const char *x, const char *m, int times)
+{
+	struct hist_frame f[3] = { { .dso = D_APP, .sym = S_X, .ip_sym = x, .level = '.' },
+				   { .dso = D_APP, .sym = S_M, .ip_sym = m, .level = '.' }, fr(S_A) };
+	for (int k = 0; k < times; k++) {
+		struct hist_sample s = { .comm = C_A, .period = 100, .nframes = 3, .frames = f };
+		hist_add_sample(h, &s);
+	}
+}
+
+static void test_unresolved_frames(void **state)
+{
+	(void)state;
+	for (int children = 0; children <= 1; children++) {
+		struct hist_opts o = { .keys = { SORT_COMM, SORT_DSO, SORT_SYM }, .nkeys = 3,
+				       .children = children, .caller_order = true, .callchains = true };
+		struct hist *h = hist_new(&o);
+		add_unresolved(h, S_X1, S_M1, 3);
+		add_unresolved(h, S_X2, S_M2, 2);
+		hist_finish(h);
+		const struct hist_entry *x = find(h, C_A, S_X);
+		assert_non_null(x);
+		assert_int_equal(x->self, 500);
+		assert_int_equal(x->nr_samples, 5);
+		/* A -> {M1 -> X1 (300), M2 -> X2 (200)} */
+		const struct callchain_node *a = x->callers;
+		assert_int_equal(a->nkids, 1);
+		a = a->kids[0];
+		assert_ptr_equal(a->frame->sym, S_A);
+		assert_int_equal(a->nkids, 2);
+		assert_ptr_equal(a->kids[0]->frame->ip_sym, S_M1);
+		assert_int_equal(a->kids[0]->period, 300);
+		assert_ptr_equal(a->kids[0]->kids[0]->frame->ip_sym, S_X1);
+		assert_ptr_equal(a->kids[1]->frame->ip_sym, S_M2);
+		assert_int_equal(a->kids[1]->period, 200);
+		/* children: one entry per caller address, none by offset */
+		assert_null(find(h, C_A, S_M));
+		if (children) {
+			const struct hist_entry *m1 = find(h, C_A, S_M1), *x2 = find(h, C_A, S_X2);
+			assert_non_null(m1);
+			assert_int_equal(m1->children, 300);
+			assert_int_equal(m1->self, 0);
+			assert_non_null(x2);	/* the leaf in the chain: by address */
+			assert_int_equal(x2->children, 200);
+			assert_int_equal(x->children, 500);
+			/* M1's graph: M1 -> X1 */
+			assert_ptr_equal(m1->callers->kids[0]->frame->ip_sym, S_M1);
+			assert_ptr_equal(m1->callers->kids[0]->kids[0]->frame->ip_sym, S_X1);
+		}
+		hist_free(h);
+	}
+}
+
+/* perf report --max-stack N in caller order: the chain is the N outermost
+ * frames; a sampled function left out of it (off_chain) makes the entry,
+ * but its call graph ends at the last frame kept. */
+static void test_off_chain_leaf(void **state)
+{
+	(void)state;
+	for (int children = 0; children <= 1; children++) {
+		struct hist_opts o = { .keys = { SORT_COMM, SORT_DSO, SORT_SYM }, .nkeys = 3,
+				       .children = children, .caller_order = true, .callchains = true };
+		struct hist *h = hist_new(&o);
+		/* C cut off from B <- A (2 samples); C called by B <- A, all kept (1) */
+		struct hist_frame f[3] = { fr(S_C), fr(S_B), fr(S_A) };
+		f[0].off_chain = true;
+		for (int k = 0; k < 2; k++)
+			hist_add_sample(h, &(struct hist_sample){ .comm = C_A, .period = 100, .nframes = 3, .frames = f });
+		struct hist_frame g[2] = { fr(S_C), fr(S_A) };
+		hist_add_sample(h, &(struct hist_sample){ .comm = C_A, .period = 100, .nframes = 2, .frames = g });
+		hist_finish(h);
+		const struct hist_entry *c = find(h, C_A, S_C);
+		assert_non_null(c);
+		assert_int_equal(c->self, 300);
+		/* A -> {B (200, ends there), C (100)} */
+		const struct callchain_node *a = c->callers->kids[0];
+		assert_ptr_equal(a->frame->sym, S_A);
+		assert_int_equal(a->period, 300);
+		assert_int_equal(a->nkids, 2);
+		assert_ptr_equal(a->kids[0]->frame->sym, S_B);
+		assert_int_equal(a->kids[0]->period, 200);
+		assert_int_equal(a->kids[0]->nkids, 0);
+		assert_ptr_equal(a->kids[1]->frame->sym, S_C);
+		if (children) {
+			const struct hist_entry *b = find(h, C_A, S_B);
+			assert_non_null(b);
+			assert_int_equal(b->children, 200);
+			assert_int_equal(b->callers->kids[0]->nkids, 0);	/* B, without C */
+			assert_int_equal(c->children, 300);
+		}
+		hist_free(h);
+	}
+}
+
 static void test_callgraph_limit(void **state)
 {
 	(void)state;
@@ -442,7 +544,7 @@ static void bench_1m(void)
 	static char names[NF][24];
 	static const char *dsos[3] = { "[kernel.kallsyms]", "libc.so.6", "app" };
 	const char *comms[8] = { "c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7" };
-	struct hist_frame *stacks = xmalloc(sizeof(*stacks) * DEPTH * K);
+	struct hist_frame *stacks = xcalloc((size_t)DEPTH * K, sizeof(*stacks));
 	for (int i = 0; i < NF; i++)
 		snprintf(names[i], sizeof(names[i]), "func_%d", i);
 	for (int k = 0; k < K; k++) {
@@ -489,6 +591,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_stacks_walk),
 		cmocka_unit_test(test_random_vs_model),
 		cmocka_unit_test(test_callgraph_limit),
+		cmocka_unit_test(test_unresolved_frames),
+		cmocka_unit_test(test_off_chain_leaf),
 		cmocka_unit_test(test_empty_and_odd),
 	};
 	if (argc > 1 && !strcmp(argv[1], "bench")) {

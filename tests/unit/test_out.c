@@ -21,7 +21,7 @@ static const char C_A[] = "a", C_B[] = "b";
 
 static void add(struct hist *h, const char *comm, int n, const char *const *syms, int times)
 {
-	struct hist_frame f[16];
+	struct hist_frame f[16] = { 0 };
 	for (int i = 0; i < n; i++) {
 		bool k = syms[i] == S_E || !strncmp(syms[i], "bpf_prog_", 9);
 		f[i].sym = syms[i];

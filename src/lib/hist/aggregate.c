@@ -23,12 +23,16 @@ struct msg {
 	const struct hist_tp *tp;
 	int32_t pid, tid, cpu, state;
 	uint32_t nframes;
+	bool leaf_off_chain;	/* hist_frame.off_chain of frame 0 */
 	uint64_t period;
 };
 
 struct qframe {
 	const char *dso, *sym;	/* dso == NULL: addr is for machine_resolve_late(level) */
-	uint64_t addr;
+	union {
+		uint64_t addr;
+		const char *ip_sym;	/* dso != NULL: hist_frame.ip_sym */
+	};
 	char level;
 };
 
@@ -92,15 +96,20 @@ static void process_chunk(struct aggregator *a, const struct chunk *c)
 			struct hist_frame *f = &a->frames[i];
 			if (qf[i].dso) {
 				*f = (struct hist_frame){ .dso = qf[i].dso, .sym = qf[i].sym,
-							  .level = qf[i].level };
+							  .ip_sym = qf[i].ip_sym, .level = qf[i].level };
 			} else {
 				struct resolved r;
 				machine_resolve_late(a->m, qf[i].addr, qf[i].level, &r);
-				*f = (struct hist_frame){ .dso = r.dso, .sym = r.sym, .level = r.level };
+				/* as agg_add: a caller outside every map takes the
+				 * level of the leaf */
+				*f = (struct hist_frame){ .dso = r.dso, .sym = r.sym, .ip_sym = r.ip_sym,
+							  .level = i && r.dso == a->s_unknown ? a->frames[0].level
+							  : r.level };
 				if (i == 0 && a->want_srcline)
 					srcline = machine_srcline(a->m, &r);
 			}
 		}
+		a->frames[0].off_chain = mg->leaf_off_chain;
 		struct hist_sample hs = { .comm = mg->comm, .srcline = srcline, .tp = mg->tp, .pid = mg->pid,
 					  .tid = mg->tid,
 					  .cpu = mg->cpu, .state = mg->state, .period = mg->period,
@@ -247,7 +256,7 @@ static void put_frame(struct aggregator *a, struct qframe *qf, int pid, int tid,
 	struct resolved r;
 	char what = machine_resolve_early(a->m, pid, tid, ip, space, defer, &r);
 	if (!what) {
-		*qf = (struct qframe){ .dso = r.dso, .sym = r.sym, .level = r.level };
+		*qf = (struct qframe){ .dso = r.dso, .sym = r.sym, .ip_sym = r.ip_sym, .level = r.level };
 		if (srcline)
 			*srcline = machine_srcline(a->m, &r);
 	} else {
@@ -268,13 +277,17 @@ void agg_add(struct aggregator *a, const struct agg_sample *s)
 	bool defer = a->threaded && __atomic_load_n(&a->queued, __ATOMIC_RELAXED) < 2;
 	const char *srcline = NULL;
 	size_t skip_from = SIZE_MAX, skip_to = 0;	/* frames [from, to) left out */
+	bool off_chain = false;	/* the sampled frame is not in the chain kept */
 	if (s->max_frames && s->keep_outer) {
 		size_t nf = 0;
 		for (size_t i = 0; i < s->nr_callchain; i++)
 			nf += s->callchain[i] < PD_CONTEXT_MAX;
 		if (nf > s->max_frames) {
+			/* perf: the chain is the max_frames outermost frames;
+			 * the sampled one makes the entry, but is not in it */
 			skip_from = 1;
 			skip_to = nf - s->max_frames;
+			off_chain = true;
 		}
 	}
 	for (size_t i = 0, k = 0; i < s->nr_callchain && (!s->max_frames || s->keep_outer || n < s->max_frames);
@@ -298,7 +311,7 @@ void agg_add(struct aggregator *a, const struct agg_sample *s)
 			qf[i].level = qf[0].level;
 	*mg = (struct msg){ .srcline = srcline, .comm = machine_comm_of(a->m, s->pid, s->tid), .pid = s->pid,
 			    .tid = s->tid, .cpu = s->cpu, .state = s->state, .nframes = n,
-			    .period = s->period, .tp = s->tp };
+			    .leaf_off_chain = off_chain && n > 1, .period = s->period, .tp = s->tp };
 	a->cur->used += sizeof(*mg) + n * sizeof(*qf);
 	if (!a->threaded)
 		flush_chunk(a);

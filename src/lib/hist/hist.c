@@ -19,7 +19,14 @@
  *   chain (outermost first) when the entry is the leaf, else the part of the
  *   chain from the entry's outermost occurrence down to the leaf;
  * - without children, the graph of an entry (always a leaf) holds the chain
- *   from the leaf to the outermost caller (perf's callee order). */
+ *   from the leaf to the outermost caller (perf's callee order);
+ * - a frame without symbol (hist_frame.ip_sym) is a call-graph node by its
+ *   address, and in children mode the entry it adds as a member of the
+ *   chain is named by that address; the samples taken there go to the
+ *   entry of its place in the file (sym), counted once per sample too;
+ * - a sampled frame left out of the chain kept (off_chain: --max-stack in
+ *   caller order) makes its entry and nothing else: the call graphs of its
+ *   samples end at its caller. */
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,9 +184,18 @@ static inline uint64_t mix3(uint64_t a, uint64_t b, uint64_t c)
 			(c * 0x94d049bb133111ebull));
 }
 
-static inline uint64_t node_hash(uint32_t parent, const char *sym, const char *dso)
+/* A trie node is a frame under its parent: its sym, dso, ip_sym (frames
+ * without symbol are told apart by address, as perf's call graphs do) and
+ * off_chain. */
+static inline uint64_t node_hash(uint32_t parent, const struct hist_frame *f)
 {
-	return mix3(parent, (uintptr_t)sym, (uintptr_t)dso);
+	return mix3(parent | (uint64_t)f->off_chain << 32,
+		    (uintptr_t)f->sym ^ (uintptr_t)f->ip_sym * 0x9e3779b97f4a7c15ull, (uintptr_t)f->dso);
+}
+
+static inline bool same_frame(const struct hist_frame *a, const struct hist_frame *b)
+{
+	return a->sym == b->sym && a->dso == b->dso && a->ip_sym == b->ip_sym && a->off_chain == b->off_chain;
 }
 
 static inline uint64_t root_hash(const char *comm, int pid, int tid, int cpu, int64_t state,
@@ -220,7 +236,7 @@ static void trie_rehash(struct trie *t)
 		const struct tnode *nd = &t->nodes[i];
 		if (nd->parent == NONE)
 			continue;
-		size_t j = node_hash(nd->parent, nd->frame.sym, nd->frame.dso) & mask;
+		size_t j = node_hash(nd->parent, &nd->frame) & mask;
 		while (s[j])
 			j = (j + 1) & mask;
 		s[j] = (uint32_t)i + 1;
@@ -230,8 +246,7 @@ static void trie_rehash(struct trie *t)
 	t->nslots = n;
 }
 
-static uint32_t trie_new_node(struct trie *t, uint32_t parent, uint32_t root, const char *sym,
-			      const char *dso, char level)
+static uint32_t trie_new_node(struct trie *t, uint32_t parent, uint32_t root, const struct hist_frame *f)
 {
 	if (t->nnodes >= NONE - 1) {
 		/* 4G distinct frames: cannot happen with real data; fail loudly. */
@@ -243,9 +258,7 @@ static uint32_t trie_new_node(struct trie *t, uint32_t parent, uint32_t root, co
 		t->nodes = xrealloc(t->nodes, t->cap * sizeof(*t->nodes));
 	}
 	struct tnode *nd = &t->nodes[t->nnodes];
-	nd->frame.sym = sym;
-	nd->frame.dso = dso;
-	nd->frame.level = level;
+	nd->frame = *f;
 	nd->parent = parent;
 	nd->root = root;
 	nd->self_period = 0;
@@ -253,21 +266,22 @@ static uint32_t trie_new_node(struct trie *t, uint32_t parent, uint32_t root, co
 	return (uint32_t)t->nnodes++;
 }
 
-static uint32_t trie_child(struct trie *t, uint32_t parent, const char *sym, const char *dso, char level)
+/* f: sym and dso set (never NULL), level the first sight's */
+static uint32_t trie_child(struct trie *t, uint32_t parent, const struct hist_frame *f)
 {
 	size_t mask = t->nslots - 1;
-	size_t j = node_hash(parent, sym, dso) & mask;
+	size_t j = node_hash(parent, f) & mask;
 
 	for (;;) {
 		uint32_t s = t->slots[j];
 		if (!s)
 			break;
 		const struct tnode *nd = &t->nodes[s - 1];
-		if (nd->parent == parent && nd->frame.sym == sym && nd->frame.dso == dso)
+		if (nd->parent == parent && same_frame(&nd->frame, f))
 			return s - 1;
 		j = (j + 1) & mask;
 	}
-	uint32_t idx = trie_new_node(t, parent, t->nodes[parent].root, sym, dso, level);
+	uint32_t idx = trie_new_node(t, parent, t->nodes[parent].root, f);
 	t->slots[j] = idx + 1;
 	if (t->nnodes * 2 > t->nslots)
 		trie_rehash(t);
@@ -317,7 +331,7 @@ static uint32_t trie_root(struct trie *t, const char *comm, int pid, int tid, in
 	r->cpu = cpu;
 	r->state = state;
 	r->tp = tp;
-	r->node = trie_new_node(t, NONE, ri, comm, NULL, 'c');
+	r->node = trie_new_node(t, NONE, ri, &(struct hist_frame){ .sym = comm, .level = 'c' });
 	t->rslots[j] = ri + 1;
 	if (t->nroots * 2 > t->nrslots)
 		trie_rehash_roots(t);
@@ -448,7 +462,10 @@ struct stk {
 	uint64_t hash;
 	uint32_t root, leaf;	/* trie nodes */
 	uint32_t nframes;
-	size_t off;		/* in pool, 2 pointers per frame */
+	bool has_ip_sym;	/* a frame has an ip_sym: nframes of them follow the pairs */
+	bool off_chain;		/* frames[0].off_chain */
+	size_t off;		/* in pool, 2 pointers per frame (sym, dso), then the
+				 * ip_syms when has_ip_sym */
 	uint64_t period, count;	/* folded into the trie by hist_finish */
 };
 
@@ -491,11 +508,13 @@ struct hist {
 	size_t nstks, stks_cap;
 	uint32_t *stk_slots;		/* index in stks + 1, 0 = empty */
 	size_t nstk_slots;		/* power of two */
-	const char **pool;		/* sym, dso pairs of the cached stacks */
+	const char **pool;		/* frames of the cached stacks (struct stk.off) */
 	size_t npool, pool_cap;
 	size_t last_stk;		/* stks index of the previous sample's stack, or SIZE_MAX */
 
-	struct trie *comm_trie;	/* merged by comm, built on demand when roots carry pid/tid/cpu */
+	struct trie *comm_trie;	/* merged by comm, built on demand when roots carry pid/tid/cpu
+				 * or frames are told apart by more than their names */
+	bool split_frames;	/* some have an ip_sym of their own, or are off_chain */
 	bool finished;
 
 	/* SORT_PARENT: the parent of a sample is kept in the roots' state word
@@ -601,7 +620,8 @@ static int sample_parent(struct hist *h, const struct hist_sample *s)
 	bool outer_first = h->opts.children || h->opts.caller_order;
 	for (size_t k = 0; k < n; k++) {
 		const struct hist_frame *f = &s->frames[outer_first ? n - 1 - k : k];
-		if (!f->sym)
+		/* perf: the symbols of the call chain kept */
+		if (!f->sym || f->ip_sym || f->off_chain)
 			continue;
 		int id = parent_of_sym(h, f->sym);
 		if (id > 0)
@@ -694,9 +714,13 @@ static void stk_rehash(struct hist *h)
 static bool stk_equal(const struct hist *h, const struct stk *k, const struct hist_sample *s)
 {
 	const char *const *p = h->pool + k->off;
+	const char *const *ip = k->has_ip_sym ? p + 2 * k->nframes : NULL;
 
+	if (s->nframes && s->frames[0].off_chain != k->off_chain)
+		return false;
 	for (size_t i = 0; i < s->nframes; i++)
-		if (p[2 * i] != fsym(&s->frames[i]) || p[2 * i + 1] != fdso(&s->frames[i]))
+		if (p[2 * i] != fsym(&s->frames[i]) || p[2 * i + 1] != fdso(&s->frames[i]) ||
+		    s->frames[i].ip_sym != (ip ? ip[i] : NULL))
 			return false;
 	return true;
 }
@@ -752,9 +776,11 @@ void hist_add_sample(struct hist *h, const struct hist_sample *s)
 			goto counted;
 		}
 	}
-	uint64_t hv = hash_u64(root + nf * 0x9e3779b97f4a7c15ull);
+	bool off_chain = nf && s->frames[0].off_chain;
+	uint64_t hv = hash_u64(root + nf * 0x9e3779b97f4a7c15ull + off_chain);
 	for (size_t i = 0; i < nf; i++)
-		hv = (hv ^ (uintptr_t)fsym(&s->frames[i])) * 0x9e3779b97f4a7c15ull ^ (uintptr_t)fdso(&s->frames[i]) * 0xc2b2ae3d27d4eb4full;
+		hv = (hv ^ (uintptr_t)fsym(&s->frames[i])) * 0x9e3779b97f4a7c15ull ^
+		     (uintptr_t)fdso(&s->frames[i]) * 0xc2b2ae3d27d4eb4full ^ (uintptr_t)s->frames[i].ip_sym;
 	hv = hash_u64(hv);
 	if (!h->nstk_slots)
 		stk_rehash(h);
@@ -773,18 +799,26 @@ void hist_add_sample(struct hist *h, const struct hist_sample *s)
 		j = (j + 1) & mask;
 	}
 	node = root;
+	bool has_ip_sym = false;
 	for (size_t i = nf; i-- > 0;) {
 		const struct hist_frame *f = &s->frames[i];
-		node = trie_child(&h->trie, node, fsym(f), fdso(f), f->level ? f->level : '?');
+		struct hist_frame tf = { .sym = fsym(f), .dso = fdso(f), .ip_sym = f->ip_sym,
+					 .level = f->level ? f->level : '?', .off_chain = i == 0 && off_chain };
+		has_ip_sym |= f->ip_sym != NULL;
+		h->split_frames |= (f->ip_sym && f->ip_sym != tf.sym) || tf.off_chain;
+		node = trie_child(&h->trie, node, &tf);
 	}
-	if (h->npool + 2 * nf <= STK_POOL_MAX && h->nstks < NONE - 1) {
-		ARRAY_GROW(h->pool, h->pool_cap, h->npool + 2 * nf);
+	size_t need = (has_ip_sym ? 3 : 2) * nf;
+	if (h->npool + need <= STK_POOL_MAX && h->nstks < NONE - 1) {
+		ARRAY_GROW(h->pool, h->pool_cap, h->npool + need);
 		ARRAY_GROW(h->stks, h->stks_cap, h->nstks + 1);
 		struct stk *k = &h->stks[h->nstks];
 		k->hash = hv;
 		k->root = root;
 		k->leaf = node;
 		k->nframes = (uint32_t)nf;
+		k->has_ip_sym = has_ip_sym;
+		k->off_chain = off_chain;
 		k->off = h->npool;
 		k->period = s->period;
 		k->count = 1;
@@ -794,6 +828,8 @@ void hist_add_sample(struct hist *h, const struct hist_sample *s)
 			h->pool[h->npool++] = fsym(&s->frames[i]);
 			h->pool[h->npool++] = fdso(&s->frames[i]);
 		}
+		for (size_t i = 0; has_ip_sym && i < nf; i++)
+			h->pool[h->npool++] = s->frames[i].ip_sym;
 		if (++h->nstks * 2 > h->nstk_slots)
 			stk_rehash(h);
 	} else {
@@ -812,8 +848,19 @@ struct ekey {
 	const struct hist_tp *tp;
 };
 
+/* Does the frame make a children entry of its own when it is a caller (or a
+ * leaf in the call chain), besides the entry of the samples taken in it?
+ * perf names the first by the address itself (ip_sym), the other by its
+ * place in the file (sym). */
+static inline bool chain_entry_differs(const struct hist_frame *f)
+{
+	return f->ip_sym && f->ip_sym != f->sym && !f->off_chain;
+}
+
+/* chain: the key of the frame as a member of the call chain (children
+ * mode), else as the place where samples were taken. */
 static void make_key(const struct hist *h, const struct root_attr *r, const struct hist_frame *f,
-		     struct ekey *k)
+		     bool chain, struct ekey *k)
 {
 	k->comm = h->key[SORT_COMM] ? r->comm : NULL;
 	k->pid = h->key[SORT_PID] ? r->pid : 0;
@@ -821,7 +868,7 @@ static void make_key(const struct hist *h, const struct root_attr *r, const stru
 	k->cpu = h->key[SORT_CPU] ? r->cpu : 0;
 	k->state = (h->key[SORT_STATE] ? r->state & 0xff : 0) | (h->key[SORT_PARENT] ? r->state & 0xffffff00 : 0) |
 		   (h->key[SORT_SRCLINE] ? r->state & ~(int64_t)0xffffffff : 0);
-	k->sym = h->key[SORT_SYM] ? f->sym : NULL;
+	k->sym = !h->key[SORT_SYM] ? NULL : chain && chain_entry_differs(f) ? f->ip_sym : f->sym;
 	k->dso = (h->key[SORT_SYM] || h->key[SORT_DSO]) ? f->dso : NULL;
 	k->tp = h->any_tp ? r->tp : NULL;
 }
@@ -871,14 +918,15 @@ static void ents_rehash(struct hist *h)
 	h->neslots = n;
 }
 
-/* Entry of trie node v: lookup, and create when create is set. */
-static uint32_t entry_of(struct hist *h, uint32_t v, bool create)
+/* Entry of trie node v (as a member of the call chain, or as where samples
+ * were taken: make_key): lookup, and create when create is set. */
+static uint32_t entry_of(struct hist *h, uint32_t v, bool create, bool chain)
 {
 	const struct tnode *nd = &h->trie.nodes[v];
 	const struct root_attr *r = &h->trie.roots[nd->root];
 	struct ekey k;
 
-	make_key(h, r, &nd->frame, &k);
+	make_key(h, r, &nd->frame, chain, &k);
 	if (!h->neslots)
 		ents_rehash(h);
 	size_t mask = h->neslots - 1;
@@ -909,7 +957,7 @@ static uint32_t entry_of(struct hist *h, uint32_t v, bool create)
 	he->e.srcline = sid ? h->srclines[sid - 1] : NULL;
 	he->e.tp = r->tp;
 	he->e.dso = nd->frame.dso;
-	he->e.sym = nd->frame.sym;
+	he->e.sym = chain && chain_entry_differs(&nd->frame) ? nd->frame.ip_sym : nd->frame.sym;
 	he->e.level = nd->frame.level;
 	he->cc_root = NONE;
 	h->eslots[j] = idx + 1;
@@ -995,8 +1043,9 @@ static void finish_dfs(struct hist *h, struct fidx *x)
 	size_t nselfs = 0, selfs_cap = 0, nocc = 0, occ_cap = 0;
 	uint32_t pre = 0;
 
+	/* an off_chain leaf is in no call chain: height 0 */
 	for (size_t i = t->nnodes; i-- > 0;) {
-		if (x->height[i] == 0)
+		if (x->height[i] == 0 && !t->nodes[i].frame.off_chain)
 			x->height[i] = 1;
 		uint32_t p = t->nodes[i].parent;
 		if (p != NONE && x->height[p] < x->height[i] + 1)
@@ -1035,13 +1084,24 @@ static void finish_dfs(struct hist *h, struct fidx *x)
 				}
 			}
 			if (nd->self_count && e != NONE) {
-				struct hent *he = &h->ents[e];
+				/* children mode: the entry of the samples taken
+				 * here may not be the frame's entry in the chain
+				 * (perf counts it once per sample too) */
+				uint32_t se = e;
+				if (h->opts.children && chain_entry_differs(&nd->frame)) {
+					se = entry_of(h, v, true, false);
+					if (!h->ents[se].mark)
+						h->ents[se].e.children += nd->self_period;
+				}
+				struct hent *he = &h->ents[se];
 				he->e.self += nd->self_period;
 				he->e.nr_samples += nd->self_count;
-				if (d > he->max_depth)
-					he->max_depth = (uint32_t)d;
+				/* perf's depth: of the call chain kept */
+				uint32_t depth = (uint32_t)d - nd->frame.off_chain;
+				if (depth > he->max_depth)
+					he->max_depth = depth;
 				ARRAY_GROW(selfs, selfs_cap, nselfs + 1);
-				selfs[nselfs].a = e;
+				selfs[nselfs].a = se;
 				selfs[nselfs++].b = v;
 			}
 			if (t->first_kid[v] != NONE) {
@@ -1099,7 +1159,7 @@ static void finish_self(struct hist *h, struct fidx *x)
 		const struct tnode *nd = &t->nodes[i];
 		if (nd->parent == NONE || !nd->self_count)
 			continue;
-		uint32_t e = entry_of(h, (uint32_t)i, true);
+		uint32_t e = entry_of(h, (uint32_t)i, true, false);
 		h->ents[e].e.self += nd->self_period;
 		h->ents[e].e.nr_samples += nd->self_count;
 		ARRAY_GROW(selfs, cap, nselfs + 1);
@@ -1151,10 +1211,17 @@ struct ccb {
 	size_t nstack, stack_cap;
 };
 
+/* A call-graph node is a frame's name (its address when it has no symbol,
+ * as perf matches those) and dso. */
+static inline const char *cg_sym(const struct hist_frame *f)
+{
+	return f->ip_sym ? f->ip_sym : f->sym;
+}
+
 static bool cmp_item_frame_eq(const struct trie *t, const struct item *it, const struct hist_frame *f)
 {
 	const struct hist_frame *g = &t->nodes[it->t].frame;
-	return g->sym == f->sym && g->dso == f->dso;
+	return cg_sym(g) == cg_sym(f) && g->dso == f->dso;
 }
 
 static int cmp_item_frame(const void *pa, const void *pb)
@@ -1162,8 +1229,8 @@ static int cmp_item_frame(const void *pa, const void *pb)
 	const struct tnode *nodes = sort_trie->nodes;
 	const struct hist_frame *a = &nodes[((const struct item *)pa)->t].frame;
 	const struct hist_frame *b = &nodes[((const struct item *)pb)->t].frame;
-	if (a->sym != b->sym)
-		return (uintptr_t)a->sym < (uintptr_t)b->sym ? -1 : 1;
+	if (cg_sym(a) != cg_sym(b))
+		return (uintptr_t)cg_sym(a) < (uintptr_t)cg_sym(b) ? -1 : 1;
 	if (a->dso != b->dso)
 		return (uintptr_t)a->dso < (uintptr_t)b->dso ? -1 : 1;
 	return 0;
@@ -1174,7 +1241,11 @@ static int cmp_group(const void *pa, const void *pb)
 	const struct group *a = pa, *b = pb;
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
-	int c = str_cmp_null(a->frame->sym, b->frame->sym);
+	/* perf: ties in the order of its tree of callees, addresses
+	 * descending ("%#.16llx" strings sort as their values) */
+	if (a->frame->ip_sym && b->frame->ip_sym && a->frame->dso == b->frame->dso)
+		return -strcmp(a->frame->ip_sym, b->frame->ip_sym);
+	int c = str_cmp_null(cg_sym(a->frame), cg_sym(b->frame));
 	if (c)
 		return c;
 	c = str_cmp_null(a->frame->dso, b->frame->dso);
@@ -1284,6 +1355,8 @@ static void expand(struct ccb *b, const struct pend *p)
 			continue;
 		}
 		for (uint32_t k = t->first_kid[it.t]; k != NONE; k = t->next_sib[k]) {
+			if (t->nodes[k].frame.off_chain)	/* its samples' chains end here */
+				continue;
 			uint64_t s = self_under(b->x, b->ent, k);
 			uint64_t w = it.mode == IT_FULL ? s : t->cum_period[k] - s;
 			if (w)
@@ -1320,11 +1393,17 @@ static void build_entry_tree(struct ccb *b, uint32_t e)
 			if (a == last)	/* pre-order: one subtree is contiguous */
 				continue;
 			last = a;
-			push_item(b, a, IT_FULL, self_under(x, e, a));
+			if (!t->nodes[a].frame.off_chain)
+				push_item(b, a, IT_FULL, self_under(x, e, a));
 		}
 	} else {
-		for (uint32_t j = x->soff[e]; j < x->soff[e + 1]; j++)
-			push_item(b, x->snode[j], IT_UP, t->nodes[x->snode[j]].self_period);
+		for (uint32_t j = x->soff[e]; j < x->soff[e + 1]; j++) {
+			uint32_t v = x->snode[j];
+			if (t->nodes[v].frame.off_chain)	/* the chain starts at its caller */
+				v = t->nodes[v].parent;
+			if (t->nodes[v].parent != NONE)
+				push_item(b, v, IT_UP, t->nodes[x->snode[j]].self_period);
+		}
 	}
 	make_kids(b, he->cc_root, 0);
 	while (b->nstack) {
@@ -1503,7 +1582,7 @@ void hist_finish(struct hist *h)
 			if (nd->parent == NONE)
 				x.eof[i] = NONE;
 			else if (h->opts.children || nd->self_count)
-				x.eof[i] = entry_of(h, (uint32_t)i, true);
+				x.eof[i] = entry_of(h, (uint32_t)i, true, h->opts.children);
 			else
 				x.eof[i] = NONE;
 		}
@@ -1512,7 +1591,7 @@ void hist_finish(struct hist *h)
 		if (!h->opts.children)
 			for (size_t i = 0; i < t->nnodes; i++)
 				if (t->nodes[i].parent != NONE && x.eof[i] == NONE)
-					x.eof[i] = entry_of(h, (uint32_t)i, false);
+					x.eof[i] = entry_of(h, (uint32_t)i, false, false);
 		finish_dfs(h, &x);
 	}
 	if (h->opts.callchains)
@@ -1574,14 +1653,16 @@ uint64_t hist_filtered_samples(const struct hist *h)
 
 /* ---- stack walks ------------------------------------------------------------ */
 
-/* Roots merged by comm: a second trie, built on first use when the roots of
- * the main trie also carry pid/tid/cpu. */
+/* Roots merged by comm and frames by name: a second trie, built on first use
+ * when the roots of the main trie also carry pid/tid/cpu or its frames are
+ * told apart by more than their names (ip_sym, off_chain). */
 static const struct trie *comm_trie(const struct hist *hc)
 {
 	struct hist *h = (struct hist *)hc;
 	const struct trie *t = &h->trie;
 
-	if (!h->key[SORT_PID] && !h->key[SORT_TID] && !h->key[SORT_CPU] && !h->key[SORT_STATE] && !h->any_tp) {
+	if (!h->key[SORT_PID] && !h->key[SORT_TID] && !h->key[SORT_CPU] && !h->key[SORT_STATE] &&
+	    !h->any_tp && !h->split_frames) {
 		trie_sort_kids(&h->trie);
 		return t;
 	}
@@ -1595,7 +1676,8 @@ static const struct trie *comm_trie(const struct hist *hc)
 		if (nd->parent == NONE)
 			map[i] = trie_root(m, t->roots[nd->root].comm, 0, 0, 0, 0, NULL);
 		else
-			map[i] = trie_child(m, map[nd->parent], nd->frame.sym, nd->frame.dso, nd->frame.level);
+			map[i] = trie_child(m, map[nd->parent], &(struct hist_frame){ .sym = nd->frame.sym,
+					    .dso = nd->frame.dso, .level = nd->frame.level });
 		m->nodes[map[i]].self_period += nd->self_period;
 		m->nodes[map[i]].self_count += nd->self_count;
 	}

@@ -87,6 +87,19 @@ struct hist_frame {
 	const char *dso;
 	const char *sym;
 	char level;		/* 'k', '.', '?' as in struct resolved */
+	bool off_chain;		/* frames[0] only: the sampled function is not part
+				 * of the call chain kept (perf report --max-stack N
+				 * in caller order keeps the N outermost frames): it
+				 * makes its entry (self and children), but is no
+				 * call-graph node; its samples' graphs end at its
+				 * caller */
+	const char *ip_sym;	/* a frame without symbol: its address as perf names
+				 * it in call chains (struct resolved's ip_sym; may
+				 * be sym itself), NULL for resolved frames. perf
+				 * merges such call-graph nodes by address, prints
+				 * them "%#llx", and names the children entry of
+				 * such a caller by ip_sym, the entry of the
+				 * samples taken there by sym */
 };
 
 struct hist_sample {

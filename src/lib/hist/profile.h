@@ -36,8 +36,10 @@ struct profile_opts {
 				 * syntax, percent slices of the recording included); NULL: all */
 	const bool *cpus;	/* only samples of the CPUs set here (ncpus entries); NULL: all */
 	int ncpus;
-	unsigned max_stack;	/* keep the innermost max_stack frames of each call
-				 * graph (perf report --max-stack); 0: all */
+	unsigned max_stack;	/* keep max_stack frames of each call chain (perf
+				 * report --max-stack): the innermost, or in caller
+				 * order (children, caller_order) the outermost, the
+				 * sampled frame then off_chain; 0: all */
 	bool count_records;	/* fill profile.nr_records and event_samples (perf's --stats) */
 	/* Tracepoint sort keys: hist.keys' SORT_TP0 + j stands for tp_names[j]
 	 * (hist/tpkeys.h), expanded for the event profiled (only_event, else

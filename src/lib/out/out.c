@@ -351,9 +351,14 @@ struct cg {
 	int left_margin;
 };
 
-static const char *cg_name(const struct callchain_node *n)
+/* A frame's name on a call-graph line; one without symbol by its address,
+ * "%#llx" as perf prints it there (0 as "0"). */
+static void cg_print_name(FILE *f, const struct callchain_node *n)
 {
-	return n->frame && n->frame->sym ? n->frame->sym : "[unknown]";
+	if (n->frame && n->frame->ip_sym)
+		fprintf(f, "%#llx\n", strtoull(n->frame->ip_sym, NULL, 16));
+	else
+		fprintf(f, "%s\n", n->frame && n->frame->sym ? n->frame->sym : "[unknown]");
 }
 
 static void cg_margin(struct cg *g)
@@ -398,7 +403,7 @@ static void cg_frame(struct cg *g, const struct callchain_node *run_node, const 
 		else
 			fputs("          ", g->f);
 	}
-	fprintf(g->f, "%s\n", cg_name(n));
+	cg_print_name(g->f, n);
 	g->printed = true;
 }
 
@@ -464,7 +469,7 @@ static void print_callgraph(FILE *f, const struct hist *h, const struct hist_ent
 				} else {
 					cg_margin(&g);
 				}
-				fprintf(f, "%s\n", cg_name(n));
+				cg_print_name(f, n);
 				g.printed = true;
 			}
 			if (n == end)

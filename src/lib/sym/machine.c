@@ -149,6 +149,9 @@ struct machine {
 	size_t nbpf, capbpf;
 
 	struct rcache cache;	/* the early stage's: user space, and the rest once ksyms is ready */
+	/* the early stage's names of unresolved user addresses (resolved.ip_sym):
+	 * the cache above is by place in the file, shared by processes */
+	struct { uint64_t addr; const char *name; } *ip_names;	/* IP_NAMES slots */
 	struct rcache kcache;	/* the late stage's own (kernel text, no map): see machine.h */
 	pthread_mutex_t kmaps_lock;	/* kmaps, when the kernel side runs on another thread */
 
@@ -222,6 +225,7 @@ void machine_free(struct machine *m)
 	symtab_free(&m->ksyms);
 	symtab_free(&m->kdata);
 	free(m->kmaps);
+	free(m->ip_names);
 	free(m->hdr_bids);
 	free(m->buildid_dir);
 	free(m->bpf);
@@ -287,6 +291,22 @@ static const char *intern_hex(struct machine *m, uint64_t v)
 		*p++ = digits[(v >> shift) & 0xf];
 	*p = '\0';
 	return strtab_intern(m->strs, buf);
+}
+
+#define IP_NAMES 4096
+
+/* intern_hex(addr) in front of a direct-mapped cache: for the addresses of
+ * unresolved user frames, named on every sample (early stage only). */
+static const char *user_ip_name(struct machine *m, uint64_t addr)
+{
+	if (!m->ip_names)
+		m->ip_names = xcalloc(IP_NAMES, sizeof(*m->ip_names));
+	__typeof__(*m->ip_names) *e = &m->ip_names[hash_u64(addr) & (IP_NAMES - 1)];
+	if (!e->name || e->addr != addr) {
+		e->addr = addr;
+		e->name = intern_hex(m, addr);
+	}
+	return e->name;
 }
 
 /* ---- threads and processes ---- */
@@ -892,6 +912,7 @@ static void resolve_kernel(struct machine *m, struct rcache *cache, uint64_t add
 	} else {
 		r.dso = m->s_kernel;
 		r.sym = intern_hex(m, addr);
+		r.ip_sym = r.sym;
 		if (m->ksyms_problem && !__atomic_exchange_n(&m->ksyms_problem_told, true, __ATOMIC_ACQ_REL))
 			pr_warn("%s", m->ksyms_problem);
 	}
@@ -923,6 +944,7 @@ static void resolve_unknown(struct machine *m, struct rcache *cache, uint64_t ad
 	}
 	struct resolved r = { .dso = m->s_unknown, .dso_path = m->s_unknown,
 			      .sym = intern_hex(m, addr), .rel_addr = addr, .level = level };
+	r.ip_sym = r.sym;
 	cache_put(cache, &m->unknown_owner, addr, &r);
 	*out = r;
 }
@@ -953,6 +975,9 @@ static bool resolve_user(struct machine *m, int pid, int tid, uint64_t addr,
 	const struct resolved *c = cache_get(&m->cache, d, key);
 	if (c) {
 		*out = *c;
+		/* cached by the place in the file, shared by every process */
+		if (!c->found && !identity)
+			out->ip_sym = user_ip_name(m, addr);
 		return true;
 	}
 	struct dso_load_opts lo = { .live = m->opts.live, .buildid_dir = m->buildid_dir };
@@ -968,9 +993,12 @@ static bool resolve_user(struct machine *m, int pid, int tid, uint64_t addr,
 		r.found = true;
 	} else {
 		r.sym = intern_hex(m, key);	/* perf: the address in the file (map-relative) */
+		r.ip_sym = r.sym;
 	}
 	cache_put(&m->cache, d, key, &r);
 	*out = r;
+	if (!r.found && !identity)
+		out->ip_sym = user_ip_name(m, addr);
 	return true;
 }
 

@@ -73,6 +73,13 @@ struct resolved {
 	const char *sym;	/* symbol name (demangled); when unresolved perf's
 				 * form: hex address relative to the dso, "%#.16llx"
 				 * (or of the raw address for "[unknown]") */
+	const char *ip_sym;	/* no symbol: the address itself in perf's "%#.16llx"
+				 * form, as perf names such a frame in call chains
+				 * and in the children entries of its callers (sym
+				 * is of its place in the file, as the entry of
+				 * samples taken there); the same pointer as sym
+				 * when that is the address itself (kernel, no
+				 * map). NULL when a symbol covers the address */
 	uint64_t sym_start;	/* symbol start in the dso's address space (0 if none) */
 	uint64_t rel_addr;	/* address relative to the dso (file vaddr for ELF) */
 	bool found;		/* a symbol covers the address */
