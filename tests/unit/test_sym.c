@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -553,6 +556,36 @@ static void test_user_self(void **state)
 	assert_true(r2.found);
 	assert_ptr_equal(r2.sym, r.sym);
 	assert_true(r2.rel_addr == r.rel_addr);
+
+	/* PLT0, the resolver stub before the first "<target>@plt", belongs to
+	 * _init (size 0: it ends where the next symbol starts, as perf's
+	 * symbols__fixup_end has it), not to nothing. */
+	uint64_t init_addr = 0, plt_addr = 0, init_file = 0;
+	int efd = open(exe, O_RDONLY);
+	elf_version(EV_CURRENT);
+	Elf *el = efd >= 0 ? elf_begin(efd, ELF_C_READ, NULL) : NULL;
+	size_t shstr;
+	if (el && elf_getshdrstrndx(el, &shstr) == 0) {
+		for (Elf_Scn *scn = NULL; (scn = elf_nextscn(el, scn));) {
+			GElf_Shdr sh;
+			const char *n = gelf_getshdr(scn, &sh) ? elf_strptr(el, shstr, sh.sh_name) : NULL;
+			if (n && !strcmp(n, ".init"))
+				init_file = sh.sh_addr;
+			if (n && !strcmp(n, ".plt") && !plt_addr)
+				plt_addr = sh.sh_addr;
+		}
+	}
+	if (el)
+		elf_end(el);
+	if (efd >= 0)
+		close(efd);
+	extern void _init(void);
+	init_addr = (uintptr_t)&_init;
+	if (init_file && plt_addr > init_file) {
+		machine_resolve(m, pid, pid, init_addr + (plt_addr - init_file) + 6, AS_USER, &r);
+		assert_true(r.found);
+		assert_string_equal(r.sym, "_init");
+	}
 
 	/* A libc function through the same maps. */
 	uintptr_t libc_fn = (uintptr_t)&getpid;

@@ -135,20 +135,18 @@ static size_t read_sym_section(Elf *e, Elf64_Word sh_type, struct symtab *st)
 	if (!gelf_getehdr(e, &eh))
 		return 0;
 	size_t count = 0;
-	/* Section ends bound symbols without a size (_init must not swallow .plt). */
+	/* Which sections hold code (labels count there only). A symbol without
+	 * a size ends where the next one starts, as perf's symbols__fixup_end:
+	 * _init covers PLT0 up to the first "<target>@plt" stub. */
 	size_t nsec = 0;
-	uint64_t *sec_end = NULL;
 	bool *sec_code = NULL;
 	if (elf_getshdrnum(e, &nsec) == 0 && nsec && nsec < 65536) {
-		sec_end = xcalloc(nsec, sizeof(*sec_end));
 		sec_code = xcalloc(nsec, sizeof(*sec_code));
 		for (size_t i = 0; i < nsec; i++) {
 			GElf_Shdr sh;
 			Elf_Scn *s = elf_getscn(e, i);
 			if (!s || !gelf_getshdr(s, &sh))
 				continue;
-			if ((sh.sh_flags & SHF_ALLOC) && sh.sh_addr + sh.sh_size > sh.sh_addr)
-				sec_end[i] = sh.sh_addr + sh.sh_size;
 			sec_code[i] = sh.sh_flags & SHF_EXECINSTR;	/* NOBITS in a debug file */
 		}
 	}
@@ -191,12 +189,9 @@ static size_t read_sym_section(Elf *e, Elf64_Word sh_type, struct symtab *st)
 				start + sym.st_size : 0;
 			symtab_add(st, start, label ? 0 : end, blob + sym.st_name, NULL,
 				   label ? SYM_RANK_LABEL : bind_rank(GELF_ST_BIND(sym.st_info)));
-			if (!end && sec_end && sym.st_shndx < nsec)
-				st->syms[st->n - 1].limit = sec_end[sym.st_shndx];
 			count++;
 		}
 	}
-	free(sec_end);
 	free(sec_code);
 	return count;
 }

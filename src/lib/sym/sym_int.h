@@ -25,8 +25,7 @@ void strtab_set_locked(struct strtab *t, bool on);
 #define SYM_RANK_LABEL 3
 
 struct sym {
-	uint64_t start, end;	/* end 0: unknown, up to the next symbol... */
-	uint64_t limit;		/* ...but not past limit (its section's end) if non-zero */
+	uint64_t start, end;	/* end 0: unknown, up to the next symbol (as perf) */
 	const char *name;	/* raw (mangled) name, owned by the table's blobs */
 	const char *aux;	/* kallsyms: interned dso name; ELF: NULL */
 	uint8_t rank;		/* 0 global, 1 weak, 2 local, SYM_RANK_LABEL; kallsyms: 10 = data */

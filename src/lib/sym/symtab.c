@@ -17,7 +17,6 @@ void symtab_add(struct symtab *st, uint64_t start, uint64_t end, const char *nam
 	s->name = name;
 	s->aux = aux;
 	s->rank = rank;
-	s->limit = 0;
 	s->seq = (uint32_t)(st->n - 1);
 	s->shown = NULL;
 }
@@ -121,8 +120,6 @@ void symtab_finish(struct symtab *st, uint64_t last_size)
 			s->end = s->start + last_size;
 		if (s->end <= s->start)	/* wrapped at the top of the address space */
 			s->end = UINT64_MAX;
-		if (s->limit > s->start && s->end > s->limit)
-			s->end = s->limit;
 	}
 }
 
