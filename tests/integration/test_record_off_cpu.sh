@@ -60,7 +60,10 @@ within() {  # value lo hi what
 for d in 0 1; do
   "$BPFPERF" record --off-cpu --off-cpu-min-design $d -g -o sleep$d.data -- "$W" sleep 10 200 \
     2>rec$d.err >wl$d.out || { cat rec$d.err; fail "record --off-cpu (design $d)"; }
-  grep -q "off-CPU: 10 waits" rec$d.err || { cat rec$d.err; fail "design $d: not 10 waits"; }
+  # the 10 sleeps, and any real wait of the workload's own start-up (paging
+  # its binary in over 9p takes longer than the threshold in the QEMU guests)
+  nw=$(sed -n 's/.*off-CPU: \([0-9]*\) waits.*/\1/p' rec$d.err)
+  [ -n "$nw" ] && [ "$nw" -ge 10 ] && [ "$nw" -le 20 ] || { cat rec$d.err; fail "design $d: $nw waits, not 10 (to 20)"; }
   slept=$(sed -n 's/^slept_ns //p' wl$d.out)
   lo=$(python3 -c "print(max(1.96e9, $slept * 0.98))"); hi=$(python3 -c "print($slept * 1.02)")
   [ $d = 0 ] && { lo0=$lo; hi0=$hi; }
