@@ -44,8 +44,9 @@ for v in "$@"; do
   start=$(date +%s)
   # the guest runs integration-tests.sh from this checkout; its last line is
   # "tests: N passed, N failed, N skipped"
+  # BPFPERF_DISPOSABLE: the guest is thrown away, tests may change sysctls
   env ${out:+OUT=$out} TEST_TIMEOUT="${TEST_TIMEOUT:-600}" ${TESTS:+TESTS="$TESTS"} \
-    "$kdir/run-on-kernel.sh" --timeout "${GUEST_TIMEOUT:-3600}" --env TEST_TIMEOUT \
+    "$kdir/run-on-kernel.sh" --timeout "${GUEST_TIMEOUT:-3600}" --env TEST_TIMEOUT --env BPFPERF_DISPOSABLE=1 \
     ${TESTS:+--env TESTS} "$v" -- sh "$kdir/integration-tests.sh" 2>&1 | tee "$log"
   secs=$(( $(date +%s) - start ))
   line=$(grep '^tests: [0-9]* passed, [0-9]* failed, [0-9]* skipped$' "$log" | tail -n 1)

@@ -6,6 +6,11 @@
 # hidden kernel symbols; system-wide still needs the privilege and says so.
 . "$(dirname "$0")/lib.sh"
 need_root; need_cmd setpriv util-linux; need_cmd python3
+# In a disposable machine (the QEMU guests of scripts/test-kernels.sh:
+# BPFPERF_DISPOSABLE=1) the setting is made; elsewhere only read.
+if [ "$(cat /proc/sys/kernel/perf_event_paranoid)" != 2 ] && [ "${BPFPERF_DISPOSABLE:-}" = 1 ]; then
+  echo 2 > /proc/sys/kernel/perf_event_paranoid || fail "cannot set kernel.perf_event_paranoid to 2"
+fi
 [ "$(cat /proc/sys/kernel/perf_event_paranoid)" = 2 ] || skip "kernel.perf_event_paranoid is not 2"
 chmod 755 "$TMP"; mkdir "$TMP/w"; chmod 777 "$TMP/w"
 unpriv() { setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all "$@"; }
