@@ -42,18 +42,8 @@ ok "report --kallsyms FIFO: done, with a warning"
 # ---- report: a FIFO as /tmp/perf-PID.map of a JIT ----
 # A process running code in a private anonymous executable mapping (//anon),
 # as a JIT does, until its timer kills it.
-cat >jit.py <<'EOF'
-import ctypes, mmap, os, platform, signal, sys
-open(sys.argv[1], "w").write(str(os.getpid()))
-code = b"\xeb\xfe" if platform.machine() in ("x86_64", "i686") else b"\x00\x00\x00\x14"  # jmp .
-m = mmap.mmap(-1, 4096, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS,
-              prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
-m.write(code)
-signal.setitimer(signal.ITIMER_REAL, float(sys.argv[2]))   # SIGALRM kills it
-ctypes.CFUNCTYPE(None)(ctypes.addressof(ctypes.c_char.from_buffer(m)))()
-EOF
 case "$(uname -m)" in x86_64|aarch64) ;; *) skip "no JIT loop for $(uname -m)";; esac
-"$BPFPERF" record -e cpu-clock -o jit.data -- python3 jit.py jit.pid 0.4 >/dev/null 2>jit.err
+"$BPFPERF" record -e cpu-clock -o jit.data -- python3 "$SRC/tests/workloads/jit_loop.py" 0.4 jit.pid >/dev/null 2>jit.err
 [ -s jit.data ] || { cat jit.err; fail "record of the JIT process failed"; }
 pid=$(cat jit.pid)
 addr=$("$BPFPERF" report -i jit.data --sort dso,sym 2>/dev/null | awk '$2 == "[JIT]" && $3 == "tid" { print $6; exit }')

@@ -25,21 +25,12 @@ ts = [threading.Thread(target=spin, args=(0.3,)) for _ in range(3)]
 for t in ts: t.start()
 for t in ts: t.join()
 PY
-cat >jit.py <<'PY'
-import ctypes, mmap, platform, signal, sys
-code = b"\xeb\xfe" if platform.machine() in ("x86_64", "i686") else b"\x00\x00\x00\x14"  # jmp .
-m = mmap.mmap(-1, 4096, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS,
-              prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
-m.write(code)
-signal.setitimer(signal.ITIMER_REAL, float(sys.argv[1]))   # SIGALRM ends it
-ctypes.CFUNCTYPE(None)(ctypes.addressof(ctypes.c_char.from_buffer(m)))()
-PY
 # the interpreter itself, not a wrapper script (pyenv's shims exec a chain
 # of helpers whose comms would crowd the table)
 PY=$(python3 -c 'import sys; print(sys.executable)')
 cat >work.sh <<SH
 "$PY" threads.py
-"$PY" jit.py 0.3
+"$PY" "$SRC/tests/workloads/jit_loop.py" 0.3
 sh -c 'i=0; while [ \$i -lt 200000 ]; do i=\$((i + 1)); done; exec sleep 0.01'
 SH
 perf_rec -e cpu-clock -o perf.data -- sh work.sh || fail "perf record"

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-static enum addr_space misc_space(uint16_t misc)
+enum addr_space profile_addr_space(uint16_t misc)
 {
 	switch (misc & PERF_RECORD_MISC_CPUMODE_MASK) {
 	case PERF_RECORD_MISC_KERNEL: return AS_KERNEL;
@@ -66,7 +66,7 @@ static void on_sample(struct profile *rp, const struct pd_record *r)
 		 * period (perf -c N); with a frequency it is 1. */
 		.period = (ev->attr.sample_type & PERF_SAMPLE_PERIOD) ? s->period
 			  : (!ev->attr.freq && ev->attr.sample_period ? ev->attr.sample_period : 1),
-		.space = misc_space(r->hdr->misc),
+		.space = profile_addr_space(r->hdr->misc),
 		.callchain = s->callchain,
 		.nr_callchain = s->nr_callchain,
 		.ip = s->ip,
@@ -91,7 +91,7 @@ static void malformed(struct profile *rp, const struct pd_record *r)
 
 static int sideband_mmap(struct machine *m, const struct perf_event_header *h)
 {
-	bool kernel = misc_space(h->misc) == AS_KERNEL;
+	bool kernel = profile_addr_space(h->misc) == AS_KERNEL;
 	if (h->type == PERF_RECORD_MMAP) {
 		struct pd_mmap mm;
 		if (pd_decode_mmap(h, h->size, &mm) < 0)

@@ -96,4 +96,7 @@ struct machine *profile_machine_new(const struct pd_file *f, const struct profil
 struct pd_record;
 int profile_sideband(struct machine *m, const struct pd_record *r);
 
+/* The address space of a record's PERF_RECORD_MISC_CPUMODE bits. */
+enum addr_space profile_addr_space(uint16_t misc);
+
 #endif

@@ -21,17 +21,6 @@ struct dump_ctx {
 	uint64_t samples[PROFILE_MAX_EVENTS];
 };
 
-static enum addr_space sample_space(uint16_t misc)
-{
-	switch (misc & PERF_RECORD_MISC_CPUMODE_MASK) {
-	case PERF_RECORD_MISC_KERNEL: return AS_KERNEL;
-	case PERF_RECORD_MISC_USER: return AS_USER;
-	case PERF_RECORD_MISC_GUEST_KERNEL: return AS_GUEST_KERNEL;
-	case PERF_RECORD_MISC_GUEST_USER: return AS_GUEST_USER;
-	default: return AS_UNKNOWN;
-	}
-}
-
 /* perf's machine__resolve in dump mode: the sample's thread as it is named
  * now, and the file of the map its ip is in. */
 static void sample_lines(struct dump_ctx *d, const struct pd_record *r)
@@ -40,7 +29,7 @@ static void sample_lines(struct dump_ctx *d, const struct pd_record *r)
 	struct resolved res;
 	fprintf(d->out, " ... thread: %s:%d\n", machine_thread_comm(d->m, (int)s->tid),
 		(int)s->tid);
-	machine_resolve(d->m, (int)s->pid, (int)s->tid, s->ip, sample_space(r->hdr->misc), &res);
+	machine_resolve(d->m, (int)s->pid, (int)s->tid, s->ip, profile_addr_space(r->hdr->misc), &res);
 	fprintf(d->out, " ...... dso: %s\n",
 		(r->hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_HYPERVISOR
 			? "[hypervisor]"
