@@ -41,7 +41,8 @@ const char *__lsan_default_suppressions(void)
 	return "leak:tep_parse_format\n";
 }
 
-struct tep_handle *tp_tep_new(void)
+/* A handle, its messages at our log level (free with tep_free). */
+static struct tep_handle *tp_tep_new(void)
 {
 	struct tep_handle *tep = tep_alloc();
 	if (!tep) {

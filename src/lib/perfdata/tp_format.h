@@ -114,8 +114,4 @@ void tp_formats_load(struct tp_formats *fs, const void *tracing_data, size_t len
 const struct tp_format *tp_formats_by_id(const struct tp_formats *fs, uint64_t id);
 void tp_formats_free(struct tp_formats *fs);
 
-/* A libtraceevent handle for this module's parsing, its messages routed to
- * log.h (free with tep_free). */
-struct tep_handle *tp_tep_new(void);
-
 #endif
