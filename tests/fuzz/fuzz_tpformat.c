@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint8_t *z = memchr(data, '\0', size);
 	size_t tl = z ? (size_t)(z - data) : size;
 	struct tp_format f;
-	if (tp_format_parse((const char *)data, tl, &f) == 0) {
+	if (tp_format_parse((const char *)data, tl, "fuzz", &f) == 0) {
 		/* the record on the heap, exactly its size (ASan sees any overread) */
 		size_t rl = z ? size - tl - 1 : 0;
 		uint8_t *rec = malloc(rl ? rl : 1);

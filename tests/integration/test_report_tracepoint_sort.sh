@@ -53,6 +53,14 @@ for F in perf.data ours.data; do
 done
 
 # JSON: the key's value per entry, as the text shows it
+# sched_wakeup's target_cpu is printed "%03d" by its format; its raw value
+# (--raw-trace, trace_fields) is 1 in perf 6.1, not libtraceevent 1.7's 001
+perf_rec --no-bpf-event -e sched:sched_wakeup -o wake.data -- sh sleeper.sh || fail "perf record sched_wakeup"
+F=wake.data
+same -s target_cpu
+same -s target_cpu,pid --raw-trace
+same -s trace_fields --raw-trace
+
 F=perf.data
 "$BPFPERF" report -i $F -s prev_comm,prev_state,filename --json > o.json || fail "--json with tracepoint keys"
 "$BPFPERF" report -i $F -s prev_comm,prev_state,filename > o.txt || fail "report with tracepoint keys"

@@ -27,12 +27,16 @@ static const char openat_fmt[] =
 	"\n"
 	"print fmt: \"dfd: 0x%08lx\", ((unsigned long)(REC->dfd))\n";
 
+/* The common fields, up to the empty line that ends them. */
+#define COMMON "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\n"
+
 static const char connect_fmt[] =
-	"name: sys_enter_connect\nID: 1\nformat:\n"
+	"name: sys_enter_connect\nID: 1\nformat:\n" COMMON
 	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:int fd;\toffset:16;\tsize:8;\tsigned:0;\n"
 	"\tfield:struct sockaddr * uservaddr;\toffset:24;\tsize:8;\tsigned:0;\n"
-	"\tfield:int addrlen;\toffset:32;\tsize:8;\tsigned:0;\n";
+	"\tfield:int addrlen;\toffset:32;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"fd: 0x%08lx\", ((unsigned long)(REC->fd))\n";
 
 static void test_static_table(void **state)
 {
@@ -70,9 +74,10 @@ static void test_parse_connect_and_alias(void **state)
 	assert_int_equal(sc.args[1].kind, SC_ARG_SOCKADDR);
 	assert_true(sc_arg_kind_copied(sc.args[1].kind));
 
-	const char *stat_fmt = "name: sys_enter_newstat\nformat:\n"
+	const char *stat_fmt = "name: sys_enter_newstat\nID: 2\nformat:\n" COMMON
 			       "\tfield:const char * filename;\toffset:16;\tsize:8;\tsigned:0;\n"
-			       "\tfield:struct stat * statbuf;\toffset:24;\tsize:8;\tsigned:0;\n";
+			       "\tfield:struct stat * statbuf;\toffset:24;\tsize:8;\tsigned:0;\n\n"
+			       "print fmt: \"\", 0\n";
 	assert_int_equal(sc_format_parse(stat_fmt, strlen(stat_fmt), &sc), 0);
 	assert_string_equal(sc.name, "stat");
 	assert_int_equal(sc.nr, 4);
@@ -83,14 +88,22 @@ static void test_parse_bad(void **state)
 {
 	(void)state;
 	struct sc_info sc;
-	const char *no_name = "format:\n\tfield:int fd;\toffset:16;\tsize:8;\tsigned:0;\n";
+	const char *no_name = "ID: 3\nformat:\n" COMMON "\tfield:int fd;\toffset:16;\tsize:8;\tsigned:0;\n";
 	assert_int_equal(sc_format_parse(no_name, strlen(no_name), &sc), -EINVAL);
-	const char *bad_field = "name: sys_enter_x\nformat:\n\tfield:int;\n";
+	const char *bad_field = "name: sys_enter_x\nID: 3\nformat:\n" COMMON "\tfield:int;\n";
 	assert_int_equal(sc_format_parse(bad_field, strlen(bad_field), &sc), -EINVAL);
-	const char *seven = "name: sys_enter_x\nformat:\n"
-			    "\tfield:int a;\n\tfield:int b;\n\tfield:int c;\n\tfield:int d;\n"
-			    "\tfield:int e;\n\tfield:int f;\n\tfield:int g;\n";
+#define ARG(n, o) "\tfield:long " n ";\toffset:" #o ";\tsize:8;\tsigned:1;\n"
+	const char *seven = "name: sys_enter_x\nID: 3\nformat:\n" COMMON
+			    ARG("a", 8) ARG("b", 16) ARG("c", 24) ARG("d", 32) ARG("e", 40) ARG("f", 48)
+			    ARG("g", 56) "\nprint fmt: \"\", 0\n";
 	assert_int_equal(sc_format_parse(seven, strlen(seven), &sc), -EINVAL);
+	/* six are fine */
+	const char *six = "name: sys_enter_x\nID: 3\nformat:\n" COMMON
+			  ARG("a", 8) ARG("b", 16) ARG("c", 24) ARG("d", 32) ARG("e", 40) ARG("f", 48)
+			  "\nprint fmt: \"\", 0\n";
+	assert_int_equal(sc_format_parse(six, strlen(six), &sc), 0);
+	assert_int_equal(sc.nargs, 6);
+#undef ARG
 	assert_int_equal(sc_format_parse("", 0, &sc), -EINVAL);
 	/* Not NUL-terminated: the parser must stay inside len. */
 	char buf[12];

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Tracepoint event formats (tracefs events/SYS/NAME/format, and the copies a
- * perf.data file keeps in HEADER_TRACING_DATA): the fields of the event's
- * RAW data and its print format, and what perf (libtraceevent) makes of a
- * record with them: one field's value, the whole formatted line
- * (TEP_PRINT_INFO) and the raw "name=value" list (--raw-trace).
+ * perf.data file keeps in HEADER_TRACING_DATA) read with libtraceevent, the
+ * library perf uses for them: the fields of the event's RAW data and what
+ * perf makes of a record with them: one field's value, the whole formatted
+ * line (TEP_PRINT_INFO) and the raw "name=value" list (--raw-trace).
  *
- * Every input is untrusted: a format that does not parse is refused, and a
- * record is only ever read within [raw, raw + size) (a __data_loc pointing
- * outside it reads as empty). Library code: no printing. */
+ * Every input is untrusted: a format whose fields do not parse, or lie
+ * outside a 64 KiB record, is refused; a record is handed to libtraceevent as
+ * a copy at least as long as the longest event's fields, zero-padded and
+ * NUL-terminated, so nothing outside it is read (libtraceevent checks each
+ * __data_loc against the record's size; a print format whose __print_hex or
+ * __print_array length it could not bound is shown as "[FAILED TO PARSE]").
+ * Library code: no printing (libtraceevent's messages go to log.h). */
 #ifndef BPFPERF_PERFDATA_TP_FORMAT_H
 #define BPFPERF_PERFDATA_TP_FORMAT_H
 
@@ -17,7 +21,11 @@
 
 #include "util.h"
 
-/* Field flags, as libtraceevent sets them from the declaration. */
+struct tep_handle;
+struct tep_event;
+struct tep_format_field;
+
+/* Field flags, from libtraceevent's TEP_FIELD_IS_* (and TPF_COMMON). */
 enum {
 	TPF_SIGNED = 1 << 0,	/* signed:1 */
 	TPF_ARRAY = 1 << 1,	/* NAME[N], or a __data_loc TYPE[] */
@@ -29,28 +37,36 @@ enum {
 	TPF_COMMON = 1 << 7,	/* common_*: before the event's own fields */
 };
 
-#define TP_NAME_MAX 64
-#define TP_TYPE_MAX 64
+/* The largest record a format may describe. */
+#define TP_REC_MAX 65536u
 
 struct tp_field {
-	char name[TP_NAME_MAX];
-	char type[TP_TYPE_MAX];	/* without the array brackets of the name */
+	const char *name;	/* libtraceevent's strings */
+	const char *type;	/* as libtraceevent keeps it ("char[16]", "const char *") */
 	uint32_t offset, size;
 	unsigned flags;		/* TPF_* */
+	struct tep_format_field *tf;
 };
 
 struct tp_format {
-	char sys[TP_NAME_MAX];		/* set by the caller (tracefs directory, or the
+	const char *sys;		/* the system (tracefs directory, or the
 					 * system name of HEADER_TRACING_DATA) */
-	char name[TP_NAME_MAX];		/* "name: sched_switch" */
+	const char *name;		/* "name: sched_switch" */
 	uint64_t id;			/* "ID: 316" */
 	struct tp_field *fields;	/* common fields first, in file order */
 	size_t nfields;
-	char *print_fmt;		/* the text after "print fmt: " (NULL: none) */
+	const char *print_fmt;		/* the text after "print fmt: " (NULL: none) */
+	uint32_t rec_min;		/* records are printed from a copy this long
+					 * at least (every event's fields fit in it) */
+	struct tep_event *ev;
+	struct tep_handle *own;		/* tp_format_parse's handle, freed with it */
 };
 
-/* Parse one format text. 0, or -EINVAL (nothing to free then). */
-int tp_format_parse(const char *text, size_t len, struct tp_format *out);
+/* Parse one format text of system sys (NULL: "") with libtraceevent. 0, or
+ * -EINVAL when it has no name or ID, its fields do not parse, or they do not
+ * fit in TP_REC_MAX (nothing to free then). A print format libtraceevent
+ * cannot parse is not an error: the event prints as "[FAILED TO PARSE]". */
+int tp_format_parse(const char *text, size_t len, const char *sys, struct tp_format *out);
 void tp_format_free(struct tp_format *f);
 /* The field called name (NULL: none). Common fields are found too. */
 const struct tp_field *tp_format_field(const struct tp_format *f, const char *name);
@@ -66,13 +82,13 @@ bool tp_field_num(const struct tp_field *fl, const void *raw, size_t size, uint6
 
 /* One field as libtraceevent's tep_print_field prints it: strings as text,
  * other arrays as ARRAY[xx, ...], numbers in decimal (hex for pointers and
- * unsigned longs). */
-void tp_print_field(struct strbuf *sb, const struct tp_field *fl, const void *raw, size_t size);
+ * longs). */
+void tp_print_field(struct strbuf *sb, const struct tp_format *f, const struct tp_field *fl,
+		    const void *raw, size_t size);
 /* " name=value" for each of the event's own fields (perf's --raw-trace). */
 void tp_print_fields(struct strbuf *sb, const struct tp_format *f, const void *raw, size_t size);
-/* The record formatted by the event's print format (what perf script and
- * perf report -s trace show). A print format we cannot evaluate gives
- * "[FAILED TO PARSE]" and the raw fields, as libtraceevent does. */
+/* The record formatted by its event's print format (tep_print_event's
+ * TEP_PRINT_INFO: what perf script and perf report -s trace show). */
 void tp_print_event(struct strbuf *sb, const struct tp_format *f, const void *raw, size_t size);
 
 /* The value perf report shows for a tracepoint-field sort key: taken from the
@@ -86,16 +102,13 @@ void tp_field_text(struct strbuf *sb, const struct tp_format *f, const struct tp
  * dynamic value seen). */
 int tp_field_width(const struct tp_field *fl, size_t dyn_len);
 
-/* HEADER_TRACING_DATA: every event format in it (fn gets each parsed one,
- * with sys set; it owns it). 0, or -EINVAL for a section that does not
- * parse (formats that do not parse are skipped). */
-typedef void (*tp_format_fn)(void *ctx, struct tp_format *f);
-int tp_tracing_data_parse(const void *buf, size_t len, tp_format_fn fn, void *ctx);
-
-/* All the formats of a file. */
+/* All the formats of a file's HEADER_TRACING_DATA, in one libtraceevent
+ * handle (formats that do not parse are left out; a section that does not
+ * parse gives none). */
 struct tp_formats {
 	struct tp_format *v;
 	size_t n;
+	struct tep_handle *tep;
 };
 void tp_formats_load(struct tp_formats *fs, const void *tracing_data, size_t len);
 const struct tp_format *tp_formats_by_id(const struct tp_formats *fs, uint64_t id);

@@ -3,6 +3,7 @@
  * classification and -e selection expressions. */
 #include "syscalls.h"
 #include "log.h"
+#include "perfdata/tp_format.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -134,20 +135,6 @@ enum sc_arg_kind sc_classify_arg(const struct sc_info *sc, int i)
 	return type_unsigned(t) ? SC_ARG_UINT : SC_ARG_INT;
 }
 
-/* Copy [s, e) trimmed into dst (size n). */
-static void copy_trim(char *dst, size_t n, const char *s, const char *e)
-{
-	while (s < e && isspace((unsigned char)*s))
-		s++;
-	while (e > s && isspace((unsigned char)e[-1]))
-		e--;
-	size_t l = (size_t)(e - s);
-	if (l >= n)
-		l = n - 1;
-	memcpy(dst, s, l);
-	dst[l] = '\0';
-}
-
 static bool valid_ident(const char *s)
 {
 	if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))
@@ -160,70 +147,41 @@ static bool valid_ident(const char *s)
 
 int sc_format_parse(const char *text, size_t len, struct sc_info *out)
 {
-	const char *p = text, *end = text + len;
-	bool have_name = false, in_fields = false;
+	struct tp_format f;
 
 	memset(out, 0, sizeof(*out));
 	out->nr = -1;
-	while (p < end) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		if (!eol)
-			eol = end;
-		const char *l = p;
-		p = eol < end ? eol + 1 : end;
-		while (l < eol && (*l == ' ' || *l == '\t'))
-			l++;
-		if ((size_t)(eol - l) > 6 && !memcmp(l, "name: ", 6)) {
-			char tp[128];
-			copy_trim(tp, sizeof(tp), l + 6, eol);
-			if (strncmp(tp, "sys_enter_", 10) || !valid_ident(tp + 10))
-				return -EINVAL;
-			const char *nm = tp_to_name(tp + 10);
-			size_t nl = strlen(nm);
-			if (nl >= sizeof(out->name))
-				return -EINVAL;
-			memcpy(out->name, nm, nl + 1);
-			have_name = true;
-			continue;
-		}
-		if ((size_t)(eol - l) >= 7 && !memcmp(l, "format:", 7)) {
-			in_fields = true;
-			continue;
-		}
-		if (!in_fields || (size_t)(eol - l) < 6 || memcmp(l, "field:", 6))
-			continue;
-		/* field:TYPE NAME;\toffset:N;\tsize:N;\tsigned:N; */
-		const char *f = l + 6;
-		const char *semi = memchr(f, ';', (size_t)(eol - f));
-		if (!semi)
-			return -EINVAL;
-		const char *ne = semi;
-		while (ne > f && isspace((unsigned char)ne[-1]))
-			ne--;
-		const char *ns = ne;
-		while (ns > f && (isalnum((unsigned char)ns[-1]) || ns[-1] == '_'))
-			ns--;
-		if (ns == ne || ns == f)
-			return -EINVAL;
-		char name[SC_NAME_MAX], type[SC_TYPE_MAX];
-		copy_trim(name, sizeof(name), ns, ne);
-		copy_trim(type, sizeof(type), f, ns);
-		if (!valid_ident(name) || !type[0])
-			return -EINVAL;
-		if (!strncmp(name, "common_", 7) || !strcmp(name, "__syscall_nr"))
-			continue;
-		if (out->nargs >= SC_MAX_ARGS)
-			return -EINVAL;
-		struct sc_arg *a = &out->args[out->nargs++];
-		snprintf(a->name, sizeof(a->name), "%s", name);
-		snprintf(a->type, sizeof(a->type), "%s", type);
-	}
-	if (!have_name)
+	if (tp_format_parse(text, len, "syscalls", &f) < 0)
 		return -EINVAL;
+	int ret = -EINVAL;
+	if (strncmp(f.name, "sys_enter_", 10) || !valid_ident(f.name + 10))
+		goto out;
+	const char *nm = tp_to_name(f.name + 10);
+	if (strlen(nm) >= sizeof(out->name))
+		goto out;
+	strcpy(out->name, nm);
+	for (size_t i = 0; i < f.nfields; i++) {
+		const struct tp_field *fl = &f.fields[i];
+		if ((fl->flags & TPF_COMMON) || !strcmp(fl->name, "__syscall_nr"))
+			continue;
+		if (out->nargs >= SC_MAX_ARGS || strlen(fl->name) >= SC_NAME_MAX ||
+		    strlen(fl->type) >= SC_TYPE_MAX)
+			goto out;
+		struct sc_arg *a = &out->args[out->nargs++];
+		strcpy(a->name, fl->name);
+		strcpy(a->type, fl->type);
+	}
 	out->nr = sc_nr_by_name(out->name);
 	for (int i = 0; i < out->nargs; i++)
 		out->args[i].kind = sc_classify_arg(out, i);
-	return 0;
+	ret = 0;
+out:
+	tp_format_free(&f);
+	if (ret < 0) {
+		memset(out, 0, sizeof(*out));
+		out->nr = -1;
+	}
+	return ret;
 }
 
 static struct sc_info *new_info(int nr, const char *name)
