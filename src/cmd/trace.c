@@ -155,9 +155,14 @@ struct trace_run {
 	bool json_events;
 	uint64_t lost_events, lost_args;	/* reported so far */
 	uint64_t next_check_ns;
+	uint64_t next_flush_ns;
+	bool unflushed;		/* events written since the last flush */
 };
 
 #define TRACE_LOST_CHECK_NS 100000000ull
+/* A reader of a pipe (grep, head) sees the events within this time, as with
+ * strace, however slow they come; a full buffer is written sooner. */
+#define TRACE_FLUSH_NS 100000000ull
 
 static void report_lost(struct trace_run *r)
 {
@@ -218,12 +223,17 @@ static int poll_trace(void *ctx, int timeout_ms)
 {
 	struct trace_run *r = ctx;
 	int n = trace_poll(r->tr, timeout_ms);
-	if (r->json_events) {
-		uint64_t now = now_ns();
-		if (now >= r->next_check_ns) {
-			report_lost(r);
-			r->next_check_ns = now + TRACE_LOST_CHECK_NS;
-		}
+	uint64_t now = now_ns();
+	if (r->json_events && now >= r->next_check_ns) {
+		report_lost(r);
+		r->next_check_ns = now + TRACE_LOST_CHECK_NS;
+	}
+	if (n > 0)
+		r->unflushed = true;
+	if (r->unflushed && now >= r->next_flush_ns) {
+		fflush(r->p->out);	/* a failure (EPIPE) is seen by ferror and the stop loop */
+		r->unflushed = false;
+		r->next_flush_ns = now + TRACE_FLUSH_NS;
 	}
 	return n;
 }
@@ -283,8 +293,8 @@ static int run_trace(const struct trace_cli *o, struct workload *wl, struct trac
 	};
 	enum stop_reason why = stop_loop_run(&loop);
 	trace_stop(tr);
-	/* Also when a write failed (EPIPE) before the loop saw it. */
-	bool closed = why == STOP_OUTPUT_CLOSED || (ferror(p->out) && output_closed(fileno(p->out)));
+	/* Also when the reader went away before the loop saw it. */
+	bool closed = why == STOP_OUTPUT_CLOSED || output_closed(fileno(p->out));
 	finish_output(o, &run, closed);
 	/* The reader's choice to stop is no failure (nor the workload's
 	 * SIGTERM then). */

@@ -28,6 +28,21 @@ for s in "" "-S"; do
   ok "trace -a $s | head -1: exited $waited ms after head"
 done
 kill $busy; wait $busy 2>/dev/null
+# a slow process: its few events reach the pipe's reader as they come (as
+# strace's), not when a buffer fills or tracing ends
+# (the interpreter itself: python3 may be a wrapper that runs it as a child)
+"$(python3 -c 'import sys; print(sys.executable)')" -c 'import time
+while True:
+    open("/etc/hostname").close(); time.sleep(0.5)' &
+slow=$!; echo $slow >>"$TMP/pids"
+sleep 0.3
+t=$(date +%s%N)
+timeout 10 "$BPFPERF" trace -p $slow -e openat 2>slow.err | head -1 >slow.txt
+took=$(ms_since $t)
+kill $slow; wait $slow 2>/dev/null
+grep -q openat slow.txt || { cat slow.err; fail "trace -p (slow process) | head -1: no line"; }
+[ $took -lt 5000 ] || fail "trace -p (slow process) | head -1: the first line after $took ms (buffered)"
+ok "trace -p (one call per 0.5 s) | head -1: the first line after $took ms"
 # report | head -1: ends at once too (SIGPIPE)
 "$BPFPERF" record -e cpu-clock -o r.data -- "$DEMO" 0.3 >/dev/null 2>&1 || fail "record of the demo"
 t=$(date +%s%N)

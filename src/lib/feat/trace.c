@@ -366,6 +366,11 @@ int trace_poll(struct trace *tr, int timeout_ms)
 	tr->poll_records = 0;
 	tr->poll_end = now_ns() + ((uint64_t)(timeout_ms > 0 ? timeout_ms : 0) + POLL_BUDGET_MS) * 1000000;
 	int n = ring_buffer__poll(tr->rb, timeout_ms);
+	/* The BPF side wakes us only above a backlog (wakeup_bytes): what is
+	 * below it is read when the wait times out, so that a few events are
+	 * seen within a poll timeout, not when the buffer fills or at the end. */
+	if (n == 0)
+		n = ring_buffer__consume(tr->rb);
 	if (n == POLL_YIELD)
 		n = (int)tr->poll_records;
 	if (n < 0 && n != -EINTR)
