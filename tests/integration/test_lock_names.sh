@@ -40,7 +40,7 @@ if [ $KMEM = 0 ]; then
 import json, re, sys
 rw = [x for x in json.load(open(sys.argv[1]))["entries"] if x["type"].startswith("rwsem")]
 assert rw, "no rwsem contention"
-assert re.fullmatch(r"0x[0-9a-f]+", rw[0]["lock"]), rw[0]
+assert not rw[0]["lock"] and re.fullmatch(r"0x[0-9a-f]+", rw[0]["address"]), rw[0]
 PY
   grep -q "locks are shown by address: locks in slab objects need the bpf_get_kmem_cache kfunc" path.err ||
     { cat path.err; fail "-l without the kfunc: no warning naming it"; }
