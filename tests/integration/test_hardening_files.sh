@@ -135,7 +135,7 @@ ok "stat 2> /dev/full: exit $?"
 grep -q '^#' dash.out || fail "report -o -: nothing on stdout"
 [ ! -e ./- ] || fail "report -o - created a file named '-'"
 "$BPFPERF" report -i rec.data -o /dev/stdout > devstdout.out || fail "report -o /dev/stdout exited $?"
-cmp -s dash.out devstdout.out || fail "report -o /dev/stdout differs from -o -"
+cmp -s dash.out devstdout.out || { diff dash.out devstdout.out | head -20; fail "report -o /dev/stdout differs from -o -"; }
 [ -L /dev/stdout ] || fail "/dev/stdout was replaced"
 ok "/dev/null, - and /dev/stdout written in place"
 ok "hardening of files"
