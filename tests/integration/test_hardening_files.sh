@@ -137,5 +137,13 @@ grep -q '^#' dash.out || fail "report -o -: nothing on stdout"
 "$BPFPERF" report -i rec.data -o /dev/stdout > devstdout.out || fail "report -o /dev/stdout exited $?"
 cmp -s dash.out devstdout.out || { diff dash.out devstdout.out | head -20; fail "report -o /dev/stdout differs from -o -"; }
 [ -L /dev/stdout ] || fail "/dev/stdout was replaced"
+# where /dev has no stdout link (a bare devtmpfs): still standard output,
+# as in bash's redirections, and no file created there
+if command -v unshare >/dev/null; then
+  unshare -m sh -c 'mount -t tmpfs bare /dev && mknod -m 666 /dev/null c 1 3 &&
+    "$0" report -i rec.data -o /dev/stdout > nolink.out && [ ! -e /dev/stdout ]' "$BPFPERF" ||
+    fail "report -o /dev/stdout without a /dev/stdout link failed or created a file"
+  cmp -s dash.out nolink.out || { diff dash.out nolink.out | head; fail "-o /dev/stdout without the link is not standard output"; }
+fi
 ok "/dev/null, - and /dev/stdout written in place"
 ok "hardening of files"

@@ -124,8 +124,7 @@ static bool same_file(const struct stat *a, int fd)
 	return fstat(fd, &b) == 0 && a->st_dev == b.st_dev && a->st_ino == b.st_ino;
 }
 
-/* /dev/stdout and its aliases by name: through 9p or overlayfs the file
- * they lead to may not compare equal with fstat() of the descriptor. */
+/* /dev/stdout and its aliases by name. */
 static bool is_std_name(const char *path, int std)
 {
 	char a[32], b[32], c[32];
@@ -142,6 +141,18 @@ static int open_in_place(const char *path, int *fd)
 {
 	struct stat lst, st;
 	*fd = -1;
+	/* As bash does in redirections, also where /dev has no such links
+	 * (a bare devtmpfs, as in the QEMU guests) */
+	for (int std = STDOUT_FILENO; std <= STDERR_FILENO; std++)
+		if (is_std_name(path, std)) {
+			*fd = fcntl(std, F_DUPFD_CLOEXEC, 3);
+			if (*fd < 0) {
+				int err = -errno;
+				pr_err("cannot write %s: %s", path, log_strerr(err));
+				return err;
+			}
+			return 0;
+		}
 	if (lstat(path, &lst) < 0) {
 		int err = -errno;
 		if (err == -ENOENT)
@@ -165,7 +176,7 @@ static int open_in_place(const char *path, int *fd)
 		}
 		if (S_ISREG(st.st_mode)) {
 			for (int std = STDOUT_FILENO; std <= STDERR_FILENO; std++)
-				if (is_std_name(path, std) || same_file(&st, std)) {
+				if (same_file(&st, std)) {
 					*fd = fcntl(std, F_DUPFD_CLOEXEC, 3);
 					if (*fd < 0) {
 						int err = -errno;
