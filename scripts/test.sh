@@ -68,6 +68,45 @@ for b in build build-asan; do
   done
 done
 
+# With KERNELS="6.1 6.12" (or one of them): the integration tests again on
+# the kernels users run (Debian's, under QEMU: kprobes, fentry and older
+# kernels' fallbacks are tested there), with build/, counted with the rest.
+# Needs ../shared/kernels (run-on-kernel.sh). Not by default: a kernel takes
+# 30-50 minutes under emulation (see README, "Tests on other kernels").
+kernels=${KERNELS:-}
+if [ -z "$kernels" ]; then
+  echo "note: other kernels not run; KERNELS=\"6.1 6.12\" sh scripts/test.sh runs them too (scripts/test-kernels.sh)"
+else
+  kdir=""
+  for d in ../shared/kernels /work/shared/kernels; do
+    [ -x "$d/run-on-kernel.sh" ] && { kdir=$(cd "$d" && pwd); break; }
+  done
+  if [ -z "$kdir" ]; then
+    echo "SKIP  other kernels: no run-on-kernel.sh in ../shared/kernels"; skip=$((skip + 1))
+  else
+    echo "=== integration tests (build) on other kernels: $kernels"
+    command -v qemu-system-x86_64 >/dev/null || "$kdir/run-on-kernel.sh" setup >/dev/null 2>&1 ||
+      echo "warning: '$kdir/run-on-kernel.sh setup' failed"
+    klog=$(mktemp)
+    # shellcheck disable=SC2086
+    KERNELS_DIR=$kdir sh scripts/test-kernels.sh $kernels > "$klog" 2>&1
+    grep -E '^(===|PASS|FAIL|SKIP|kernel )|^    ' "$klog" | grep -v '^=== summary' | tail -n 400
+    for v in $kernels; do
+      line=$(grep "^kernel $v: " "$klog" | tail -n 1)
+      case $line in
+        *" passed, "*" failed, "*" skipped"*)
+          set -- $(echo "$line" | sed 's/.*: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped.*/\1 \2 \3/')
+          pass=$((pass + $1)); fail=$((fail + $2)); skip=$((skip + $3))
+          [ "$2" -gt 0 ] && failed_names="$failed_names kernel-$v($2)" ;;
+        *)
+          fail=$((fail + 1)); failed_names="$failed_names kernel-$v(did-not-complete)" ;;
+      esac
+      echo "$line"
+    done
+    rm -f "$klog"
+  fi
+fi
+
 [ -n "$recap" ] && echo "why the integration tests failed (last failure line of each):$recap"
 [ -n "$failed_names" ] && echo "failed:$failed_names"
 [ "$skip" -gt 0 ] && echo "WARNING: $skip test(s) skipped; see the SKIP lines above"
