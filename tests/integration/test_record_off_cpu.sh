@@ -90,7 +90,8 @@ ok "perf report and ours show offcpu-time as its own event"
 import json, sys
 d = json.load(sys.stdin)
 st = {e["state"]: e["self"] for e in d["entries"]}
-if st != {"S": 100.0}: sys.exit("states %s, want all S" % st)
+# (D: the start-up paging its binary in, e.g. over 9p in the QEMU guests)
+if st.get("S", 0) < 99.0 or set(st) - {"S", "D"}: sys.exit("states %s, want S (and D below 1%%)" % st)
 ' || fail "--sort state"
 ok "--sort state: the sleeps are S"
 

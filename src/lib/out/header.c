@@ -505,11 +505,37 @@ static void print_bpf_progs(FILE *o, const struct pd_file *f)
 	free(pc.btfs);
 }
 
+struct btf_ids {
+	uint32_t *id;
+	size_t n, cap;
+};
+
 static void on_btf(void *ctx, uint32_t id, const void *data, uint32_t size)
 {
+	struct btf_ids *b = ctx;
 	(void)data;
 	(void)size;
-	fprintf(ctx, "# btf info of id %u\n", id);
+	ARRAY_GROW(b->id, b->cap, b->n + 1);
+	b->id[b->n++] = id;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* perf keeps them in a tree by id: printed in ascending order, whatever
+ * the order of the file */
+static void print_btf_ids(FILE *o, const void *p, size_t len)
+{
+	struct btf_ids b = { 0 };
+	pd_btfs_decode(p, len, on_btf, &b);
+	if (b.n)
+		qsort(b.id, b.n, sizeof(*b.id), cmp_u32);
+	for (size_t i = 0; i < b.n; i++)
+		fprintf(o, "# btf info of id %u\n", b.id[i]);
+	free(b.id);
 }
 
 /* Whether the feature is printed only with full (perf's full_only). */
@@ -567,7 +593,7 @@ static void print_feature(FILE *o, const struct pd_file *f, int id)
 		break;
 	}
 	case PD_FEAT_BPF_PROG_INFO: print_bpf_progs(o, f); break;
-	case PD_FEAT_BPF_BTF: pd_btfs_decode(p, len, on_btf, o); break;
+	case PD_FEAT_BPF_BTF: print_btf_ids(o, p, len); break;
 	case PD_FEAT_CLOCK_DATA: print_clock_data(o, f); break;
 	default: break;	/* perf prints nothing for the others either */
 	}
