@@ -422,6 +422,16 @@ uint64_t str_hash(const char *s)
 	return h;
 }
 
+uint64_t mem_hash(const void *p, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < n; i++) {
+		h ^= ((const unsigned char *)p)[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
 uint64_t hash_u64(uint64_t x)
 {
 	x ^= x >> 33;

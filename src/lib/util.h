@@ -89,6 +89,7 @@ bool output_closed(int fd);
 
 uint64_t now_ns(void);		/* CLOCK_MONOTONIC */
 uint64_t str_hash(const char *s);	/* FNV-1a */
+uint64_t mem_hash(const void *p, size_t n);	/* FNV-1a of n bytes */
 uint64_t hash_u64(uint64_t x);
 
 /* Parse a non-negative number with an optional unit; returns false if malformed. */

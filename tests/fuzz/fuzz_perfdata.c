@@ -18,16 +18,7 @@ static uint64_t sink;
 /* The typed decoders report uses for side-band records. */
 static void decode_record(const struct perf_event_header *h)
 {
-	union {
-		struct pd_mmap mmap;
-		struct pd_mmap2 mmap2;
-		struct pd_comm comm;
-		struct pd_fork fork;
-		struct pd_lost lost;
-		struct pd_lost_samples lost_samples;
-		struct pd_ksymbol ksymbol;
-		struct pd_bpf_event bpf_event;
-	} d;
+	union pd_sideband d;
 	switch (h->type) {
 	case PERF_RECORD_MMAP:
 		if (!pd_decode_mmap(h, h->size, &d.mmap))

@@ -226,10 +226,7 @@ struct bmap {
 
 static uint64_t blob_hash(const void *k, size_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ ((const uint8_t *)k)[i]) * 0x100000001b3ull;
-	return hash_u64(h);
+	return hash_u64(mem_hash(k, n));
 }
 
 static struct bent *bmap_slot(struct bmap *m, const void *k, size_t kl, uint64_t h)

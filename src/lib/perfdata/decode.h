@@ -56,6 +56,18 @@ struct pd_bpf_event {
 	struct pd_rec_bpf_event rec;
 };
 
+/* Any of the side-band records above, decoded (one at a time). */
+union pd_sideband {
+	struct pd_mmap mmap;
+	struct pd_mmap2 mmap2;
+	struct pd_comm comm;
+	struct pd_fork fork;
+	struct pd_lost lost;
+	struct pd_lost_samples lost_samples;
+	struct pd_ksymbol ksymbol;
+	struct pd_bpf_event bpf_event;
+};
+
 int pd_decode_mmap(const void *rec, size_t size, struct pd_mmap *out);
 int pd_decode_mmap2(const void *rec, size_t size, struct pd_mmap2 *out);
 int pd_decode_comm(const void *rec, size_t size, struct pd_comm *out);

@@ -207,16 +207,7 @@ static void decoded(FILE *out, const struct pd_record *r)
 {
 	const struct perf_event_header *h = r->hdr;
 	const unsigned char *p = (const unsigned char *)h;
-	union {
-		struct pd_mmap mmap;
-		struct pd_mmap2 mmap2;
-		struct pd_comm comm;
-		struct pd_fork fork;
-		struct pd_lost lost;
-		struct pd_lost_samples lost_samples;
-		struct pd_ksymbol ksym;
-		struct pd_bpf_event bpf;
-	} d;
+	union pd_sideband d;
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
 		dump_sample(out, r);
@@ -259,15 +250,15 @@ static void decoded(FILE *out, const struct pd_record *r)
 			d.lost_samples.rec.lost);
 		return;
 	case PERF_RECORD_KSYMBOL:
-		if (pd_decode_ksymbol(h, h->size, &d.ksym) < 0)
+		if (pd_decode_ksymbol(h, h->size, &d.ksymbol) < 0)
 			break;
-		fprintf(out, " addr %" PRIx64 " len %u type %u flags 0x%x name %s\n", d.ksym.rec.addr,
-			d.ksym.rec.len, d.ksym.rec.ksym_type, d.ksym.rec.flags, d.ksym.name);
+		fprintf(out, " addr %" PRIx64 " len %u type %u flags 0x%x name %s\n", d.ksymbol.rec.addr,
+			d.ksymbol.rec.len, d.ksymbol.rec.ksym_type, d.ksymbol.rec.flags, d.ksymbol.name);
 		return;
 	case PERF_RECORD_BPF_EVENT:
-		if (pd_decode_bpf_event(h, h->size, &d.bpf) < 0)
+		if (pd_decode_bpf_event(h, h->size, &d.bpf_event) < 0)
 			break;
-		fprintf(out, " type %u, flags %u, id %u\n", d.bpf.rec.type, d.bpf.rec.flags, d.bpf.rec.id);
+		fprintf(out, " type %u, flags %u, id %u\n", d.bpf_event.rec.type, d.bpf_event.rec.flags, d.bpf_event.rec.id);
 		return;
 	case PD_RECORD_ID_INDEX:
 		dump_id_index(out, p, h->size);
