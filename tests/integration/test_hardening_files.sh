@@ -134,9 +134,11 @@ ok "stat 2> /dev/full: exit $?"
 "$BPFPERF" report -i rec.data -o - > dash.out || fail "report -o - exited $?"
 grep -q '^#' dash.out || fail "report -o -: nothing on stdout"
 [ ! -e ./- ] || fail "report -o - created a file named '-'"
+link=0; [ -L /dev/stdout ] && link=1	# a bare devtmpfs (the QEMU guests) has none
 "$BPFPERF" report -i rec.data -o /dev/stdout > devstdout.out || fail "report -o /dev/stdout exited $?"
 cmp -s dash.out devstdout.out || { diff dash.out devstdout.out | head -20; fail "report -o /dev/stdout differs from -o -"; }
-[ -L /dev/stdout ] || fail "/dev/stdout was replaced"
+if [ $link = 1 ]; then [ -L /dev/stdout ] || fail "/dev/stdout was replaced"
+else [ ! -e /dev/stdout ] || fail "a file /dev/stdout was created"; fi
 # where /dev has no stdout link (a bare devtmpfs): still standard output,
 # as in bash's redirections, and no file created there
 if command -v unshare >/dev/null; then

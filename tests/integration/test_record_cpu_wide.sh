@@ -16,7 +16,12 @@ while True: pass' "$2"; }
 (spin 1 spin1) & s1=$!
 (spin 0 spin0) & s0=$!
 trap 'kill $s0 $s1 2>/dev/null; rm -rf "$TMP"' EXIT
-sleep 0.2
+# spinning once they have their names (the interpreter may take long to
+# start on a loaded machine)
+i=0
+until [ "$(cat /proc/$s0/comm 2>/dev/null)" = spin0 ] && [ "$(cat /proc/$s1/comm 2>/dev/null)" = spin1 ]; do
+  i=$((i + 1)); [ $i -gt 300 ] && fail "the spinners did not start within 30 s"; sleep 0.1
+done
 "$BPFPERF" record -C 0 -o c0.data -- sleep 1 >/dev/null 2>rec.err || { cat rec.err; fail "record -C 0 -- sleep 1"; }
 perf --buildid-dir "$TMP/bid" record -C 0 -o perf.data -- sleep 1 >/dev/null 2>&1 || fail "perf record -C 0"
 kill $s0 $s1 2>/dev/null
