@@ -23,7 +23,10 @@ cd "$TMP"
 PERF="perf --buildid-dir $TMP/bid"
 perf_rec -g -o pg.data -- "$DEMO" 0.5 || fail "perf record -g"
 perf_rec -e cpu-clock,page-faults -o pe.data -- "$DEMO" 0.5 || fail "perf record -e cpu-clock,page-faults"
-perf_rec -e sched:sched_switch -a -o pt.data -- sleep 0.3 || fail "perf record -e sched:sched_switch"
+# (a workload that switches: 100 short sleeps, so the file has samples even
+# on an idle machine)
+perf_rec -e sched:sched_switch -a -o pt.data -- sh -c 'i=0; while [ $i -lt 100 ]; do sleep 0.001; i=$((i + 1)); done' ||
+  fail "perf record -e sched:sched_switch"
 perf_rec -a -g -o pa.data -- sleep 0.3 || fail "perf record -a -g"
 "$BPFPERF" record -g -o og.data -- "$DEMO" 0.5 >/dev/null 2>&1 || fail "bpfperf record -g"
 "$BPFPERF" record -g --off-cpu -o oo.data -- "$DEMO" 0.5 >/dev/null 2>&1 || fail "bpfperf record --off-cpu"
