@@ -769,6 +769,7 @@ int lock_read(struct lock *l, struct lock_result *r)
 	struct lock_key k, *prev = NULL;
 	size_t cap = 0;
 	uint64_t ips[LOCK_STACK_MAX];
+	bool why_checked = false;
 
 	memset(r, 0, sizeof(*r));
 	percpu_counters_read(bpf_map__fd(l->skel->maps.counters), r->counters, LOCK_CNT__MAX);
@@ -792,8 +793,10 @@ int lock_read(struct lock *l, struct lock_result *r)
 			name_lock(l, &e);
 			if (!e.named)
 				r->nr_unnamed++;
-			if (!e.named && !r->unnamed_why)
+			if (!e.named && !why_checked) {	/* once: a kallsyms lookup */
 				r->unnamed_why = slab_naming_missing(l);
+				why_checked = true;
+			}
 			break;
 		case LOCK_AGGR_TASK:
 		case LOCK_AGGR_OWNER:
