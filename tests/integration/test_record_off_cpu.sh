@@ -58,8 +58,11 @@ within() {  # value lo hi what
 # measured it (wake-up delays on a loaded machine included) +- 2%, and at
 # least the 2.00 s asked for, in every design
 for d in 0 1; do
-  "$BPFPERF" record --off-cpu --off-cpu-min-design $d -g -o sleep$d.data -- "$W" sleep 10 200 \
+  "$BPFPERF" -v record --off-cpu --off-cpu-min-design $d -g -o sleep$d.data -- "$W" sleep 10 200 \
     2>rec$d.err >wl$d.out || { cat rec$d.err; fail "record --off-cpu (design $d)"; }
+  # -v names the mechanism chosen (the best one the kernel allows for 0)
+  want="raw tracepoint sched_switch with a hash map"; [ $d = 0 ] && want="tp_btf sched_switch with task storage\|$want"
+  grep -q "off-CPU: \($want\)" rec$d.err || { cat rec$d.err; fail "design $d: -v does not name the design"; }
   # the 10 sleeps, and any real wait of the workload's own start-up (paging
   # its binary in over 9p takes longer than the threshold in the QEMU guests)
   nw=$(sed -n 's/.*off-CPU: \([0-9]*\) waits.*/\1/p' rec$d.err)
