@@ -9,7 +9,8 @@
 # live; default ../shared/kernels, then /work/shared/kernels), TESTS (names of
 # the tests to run, default all), TEST_TIMEOUT (per test, default 600 s:
 # QEMU emulates the CPU, 10-50x slower), GUEST_TIMEOUT (per kernel, default
-# 3600 s), OUT (keep each kernel's logs in $OUT/<version>/).
+# 3600 s), GUEST_CPUS (the guests' CPUs, default 2), OUT (keep each
+# kernel's logs in $OUT/<version>/).
 # Prints one "kernel V: N passed, N failed, N skipped" line per kernel and
 # exits 0 only if every kernel ran and none failed.
 set -u
@@ -44,9 +45,11 @@ for v in "$@"; do
   start=$(date +%s)
   # the guest runs integration-tests.sh from this checkout; its last line is
   # "tests: N passed, N failed, N skipped"
-  # BPFPERF_DISPOSABLE: the guest is thrown away, tests may change sysctls
+  # BPFPERF_DISPOSABLE: the guest is thrown away, tests may change sysctls;
+  # REQUIRE_PROBES: Debian's kernels have kprobes and fentry, test_run_probes
+  # must count them there
   env ${out:+OUT=$out} TEST_TIMEOUT="${TEST_TIMEOUT:-600}" ${TESTS:+TESTS="$TESTS"} \
-    "$kdir/run-on-kernel.sh" --timeout "${GUEST_TIMEOUT:-3600}" --env TEST_TIMEOUT --env BPFPERF_DISPOSABLE=1 \
+    "$kdir/run-on-kernel.sh" --timeout "${GUEST_TIMEOUT:-3600}" --cpus "${GUEST_CPUS:-2}" --env TEST_TIMEOUT --env BPFPERF_DISPOSABLE=1 --env REQUIRE_PROBES=1 \
     ${TESTS:+--env TESTS} "$v" -- sh "$kdir/integration-tests.sh" 2>&1 | tee "$log"
   secs=$(( $(date +%s) - start ))
   line=$(grep '^tests: [0-9]* passed, [0-9]* failed, [0-9]* skipped$' "$log" | tail -n 1)

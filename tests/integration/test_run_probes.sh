@@ -40,6 +40,8 @@ kp=no fe=no
 has_kprobes && kp=yes
 has_fentry && fe=yes
 echo "kernel $(uname -r): kprobes $kp, fentry/fexit $fe"
+[ $kp = yes ] && [ $fe = yes ] ||
+  echo "note: the counting of the missing kinds runs on kernels that have them: sh scripts/test-kernels.sh (Debian 6.1, 6.12 under QEMU)"
 
 if [ $kp = no ]; then
   expect_fail "kprobe without kprobes" "nanosleep_kprobe.*kprobes are not available" \
