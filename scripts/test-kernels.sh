@@ -12,7 +12,8 @@
 # 3600 s), GUEST_CPUS (the guests' CPUs, default 2), OUT (keep each
 # kernel's logs in $OUT/<version>/).
 # Prints one "kernel V: N passed, N failed, N skipped" line per kernel and
-# exits 0 only if every kernel ran and none failed.
+# exits 0 only if every kernel ran and none failed; 2 if it cannot run at all
+# (no harness, no QEMU), before any kernel line.
 set -u
 cd "$(dirname "$0")/.."
 src=$(pwd -P)
@@ -26,10 +27,14 @@ fi
   echo "test-kernels.sh: run-on-kernel.sh and integration-tests.sh not found; set KERNELS_DIR" >&2
   exit 2
 }
-command -v qemu-system-x86_64 >/dev/null || {
-  echo "test-kernels.sh: qemu-system-x86_64 is missing; run '$kdir/run-on-kernel.sh setup' as root" >&2
-  exit 2
-}
+if ! command -v qemu-system-x86_64 >/dev/null; then
+  # as root (CI), install QEMU the harness's way; otherwise say how
+  [ "$(id -u)" = 0 ] && { echo "=== installing QEMU: $kdir/run-on-kernel.sh setup"; "$kdir/run-on-kernel.sh" setup >/dev/null 2>&1; }
+  command -v qemu-system-x86_64 >/dev/null || {
+    echo "test-kernels.sh: qemu-system-x86_64 is missing; run '$kdir/run-on-kernel.sh setup' as root" >&2
+    exit 2
+  }
+fi
 if [ ! -x build/bpfperf ]; then
   echo "=== build/ is missing: building once"
   sh scripts/build.sh || { echo "test-kernels.sh: build failed" >&2; exit 1; }
