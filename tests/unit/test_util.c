@@ -170,6 +170,83 @@ static void test_parse_duration(void **state)
 	assert_false(parse_duration(NULL, 0, 1, true, &v));
 }
 
+/* oa_resize: every used slot lands where a probe from its hash finds it,
+ * empty (all-zero) slots are left behind, for index slots and entry slots. */
+static const uint64_t oa_keys[] = { 7, 7 + 64, 7 + 128, 3, 1000003, 42, 42 + 256, 99 };
+
+static uint64_t oa_idx_hash(const void *slot, const void *ctx)
+{
+	return ((const uint64_t *)ctx)[*(const uint32_t *)slot - 1];
+}
+
+struct oa_ent {
+	const char *name;	/* never NULL when used */
+	uint64_t h;
+};
+
+static uint64_t oa_ent_hash(const void *slot, const void *ctx)
+{
+	(void)ctx;
+	return ((const struct oa_ent *)slot)->h;
+}
+
+static void test_oa_resize(void **state)
+{
+	(void)state;
+	size_t n = ARRAY_SIZE(oa_keys);
+	uint32_t *slots = NULL;
+	size_t nslots = 0;
+	struct oa_ent *ents = NULL;
+	size_t nents = 0;
+	char names[ARRAY_SIZE(oa_keys)][8];
+
+	for (size_t i = 0; i < n; i++) {
+		/* insert, growing as callers do: at most half full */
+		if ((i + 1) * 2 > nslots)
+			OA_RESIZE(slots, nslots, nslots ? nslots * 2 : 2, oa_idx_hash, oa_keys);
+		size_t j = oa_keys[i] & (nslots - 1);
+		while (slots[j])
+			j = (j + 1) & (nslots - 1);
+		slots[j] = (uint32_t)i + 1;
+		if ((i + 1) * 2 > nents)
+			OA_RESIZE(ents, nents, nents ? nents * 2 : 2, oa_ent_hash, NULL);
+		snprintf(names[i], sizeof(names[i]), "k%zu", i);
+		j = oa_keys[i] & (nents - 1);
+		while (ents[j].name)
+			j = (j + 1) & (nents - 1);
+		ents[j] = (struct oa_ent){ names[i], oa_keys[i] };
+	}
+	assert_int_equal(nslots, 16);
+	assert_int_equal(nents, 16);
+	/* once more, to a larger table */
+	OA_RESIZE(slots, nslots, 64, oa_idx_hash, oa_keys);
+	OA_RESIZE(ents, nents, 64, oa_ent_hash, NULL);
+	assert_int_equal(nslots, 64);
+	size_t used = 0, eused = 0;
+	for (size_t j = 0; j < 64; j++) {
+		used += slots[j] != 0;
+		eused += ents[j].name != NULL;
+	}
+	assert_int_equal(used, n);
+	assert_int_equal(eused, n);
+	for (size_t i = 0; i < n; i++) {
+		size_t j = oa_keys[i] & 63, probes = 0;
+		while (slots[j] != i + 1) {
+			assert_true(slots[j] != 0);	/* the probe would stop here: lost */
+			j = (j + 1) & 63;
+			assert_true(++probes < 64);
+		}
+		j = oa_keys[i] & 63;
+		while (ents[j].name != names[i]) {
+			assert_non_null(ents[j].name);
+			j = (j + 1) & 63;
+		}
+		assert_int_equal(ents[j].h, oa_keys[i]);
+	}
+	free(slots);
+	free(ents);
+}
+
 static void test_output_closed(void **state)
 {
 	(void)state;
@@ -196,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_read_file_max),
 		cmocka_unit_test(test_parse_duration),
 		cmocka_unit_test(test_output_closed),
+		cmocka_unit_test(test_oa_resize),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -227,23 +227,10 @@ static void trie_free(struct trie *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static void trie_rehash(struct trie *t)
+static uint64_t node_slot_hash(const void *slot, const void *ctx)
 {
-	size_t n = t->nslots * 2, mask = n - 1;
-	uint32_t *s = xcalloc(n, sizeof(*s));
-
-	for (size_t i = 0; i < t->nnodes; i++) {
-		const struct tnode *nd = &t->nodes[i];
-		if (nd->parent == NONE)
-			continue;
-		size_t j = node_hash(nd->parent, &nd->frame) & mask;
-		while (s[j])
-			j = (j + 1) & mask;
-		s[j] = (uint32_t)i + 1;
-	}
-	free(t->slots);
-	t->slots = s;
-	t->nslots = n;
+	const struct tnode *nd = &((const struct trie *)ctx)->nodes[*(const uint32_t *)slot - 1];
+	return node_hash(nd->parent, &nd->frame);
 }
 
 static uint32_t trie_new_node(struct trie *t, uint32_t parent, uint32_t root, const struct hist_frame *f)
@@ -284,25 +271,14 @@ static uint32_t trie_child(struct trie *t, uint32_t parent, const struct hist_fr
 	uint32_t idx = trie_new_node(t, parent, t->nodes[parent].root, f);
 	t->slots[j] = idx + 1;
 	if (t->nnodes * 2 > t->nslots)
-		trie_rehash(t);
+		OA_RESIZE(t->slots, t->nslots, t->nslots * 2, node_slot_hash, t);
 	return idx;
 }
 
-static void trie_rehash_roots(struct trie *t)
+static uint64_t root_slot_hash(const void *slot, const void *ctx)
 {
-	size_t n = t->nrslots * 2, mask = n - 1;
-	uint32_t *s = xcalloc(n, sizeof(*s));
-
-	for (size_t i = 0; i < t->nroots; i++) {
-		const struct root_attr *r = &t->roots[i];
-		size_t j = root_hash(r->comm, r->pid, r->tid, r->cpu, r->state, r->tp) & mask;
-		while (s[j])
-			j = (j + 1) & mask;
-		s[j] = (uint32_t)i + 1;
-	}
-	free(t->rslots);
-	t->rslots = s;
-	t->nrslots = n;
+	const struct root_attr *r = &((const struct trie *)ctx)->roots[*(const uint32_t *)slot - 1];
+	return root_hash(r->comm, r->pid, r->tid, r->cpu, r->state, r->tp);
 }
 
 /* Returns the root's node index. */
@@ -334,7 +310,7 @@ static uint32_t trie_root(struct trie *t, const char *comm, int pid, int tid, in
 	r->node = trie_new_node(t, NONE, ri, &(struct hist_frame){ .sym = comm, .level = 'c' });
 	t->rslots[j] = ri + 1;
 	if (t->nroots * 2 > t->nrslots)
-		trie_rehash_roots(t);
+		OA_RESIZE(t->rslots, t->nrslots, t->nrslots * 2, root_slot_hash, t);
 	return r->node;
 }
 
@@ -533,26 +509,20 @@ struct hist {
 	size_t scache_slots;
 };
 
+/* Slots of caches keyed by an interned string: the pointer comes first. */
+static uint64_t ptr_slot_hash(const void *slot, const void *ctx)
+{
+	(void)ctx;
+	return hash_u64((uintptr_t)*(const void *const *)slot);
+}
+
 /* Id of an interned srcline string (0: none). */
 static uint32_t srcline_id(struct hist *h, const char *sl)
 {
 	if (!sl)
 		return 0;
-	if ((h->nsrclines + 1) * 2 > h->scache_slots) {
-		size_t n = h->scache_slots ? h->scache_slots * 2 : 1024;
-		__typeof__(h->scache) nc = xcalloc(n, sizeof(*nc));
-		for (size_t i = 0; i < h->scache_slots; i++) {
-			if (!h->scache[i].s)
-				continue;
-			size_t j = hash_u64((uintptr_t)h->scache[i].s) & (n - 1);
-			while (nc[j].s)
-				j = (j + 1) & (n - 1);
-			nc[j] = h->scache[i];
-		}
-		free(h->scache);
-		h->scache = nc;
-		h->scache_slots = n;
-	}
+	if ((h->nsrclines + 1) * 2 > h->scache_slots)
+		OA_RESIZE(h->scache, h->scache_slots, h->scache_slots ? h->scache_slots * 2 : 1024, ptr_slot_hash, NULL);
 	size_t mask = h->scache_slots - 1, j = hash_u64((uintptr_t)sl) & mask;
 	while (h->scache[j].s) {
 		if (h->scache[j].s == sl)
@@ -579,21 +549,8 @@ bool hist_parent_regex_ok(const char *re)
 
 static int parent_of_sym(struct hist *h, const char *sym)
 {
-	if (!h->pcache_slots || h->npcache * 2 >= h->pcache_slots) {
-		size_t n = h->pcache_slots ? h->pcache_slots * 2 : 256;
-		__typeof__(h->pcache) nc = xcalloc(n, sizeof(*nc));
-		for (size_t i = 0; i < h->pcache_slots; i++) {
-			if (!h->pcache[i].sym)
-				continue;
-			size_t j = hash_u64((uintptr_t)h->pcache[i].sym) & (n - 1);
-			while (nc[j].sym)
-				j = (j + 1) & (n - 1);
-			nc[j] = h->pcache[i];
-		}
-		free(h->pcache);
-		h->pcache = nc;
-		h->pcache_slots = n;
-	}
+	if (!h->pcache_slots || h->npcache * 2 >= h->pcache_slots)
+		OA_RESIZE(h->pcache, h->pcache_slots, h->pcache_slots ? h->pcache_slots * 2 : 256, ptr_slot_hash, NULL);
 	size_t mask = h->pcache_slots - 1, j = hash_u64((uintptr_t)sym) & mask;
 	while (h->pcache[j].sym) {
 		if (h->pcache[j].sym == sym)
@@ -695,20 +652,14 @@ static inline const char *fdso(const struct hist_frame *f)
 	return f->dso ? f->dso : unknown_str;
 }
 
+static uint64_t stk_slot_hash(const void *slot, const void *ctx)
+{
+	return ((const struct hist *)ctx)->stks[*(const uint32_t *)slot - 1].hash;
+}
+
 static void stk_rehash(struct hist *h)
 {
-	size_t n = h->nstk_slots ? h->nstk_slots * 2 : 4096, mask = n - 1;
-	uint32_t *ns = xcalloc(n, sizeof(*ns));
-
-	for (size_t i = 0; i < h->nstks; i++) {
-		size_t j = h->stks[i].hash & mask;
-		while (ns[j])
-			j = (j + 1) & mask;
-		ns[j] = (uint32_t)i + 1;
-	}
-	free(h->stk_slots);
-	h->stk_slots = ns;
-	h->nstk_slots = n;
+	OA_RESIZE(h->stk_slots, h->nstk_slots, h->nstk_slots ? h->nstk_slots * 2 : 4096, stk_slot_hash, h);
 }
 
 static bool stk_equal(const struct hist *h, const struct stk *k, const struct hist_sample *s)
@@ -892,30 +843,27 @@ static inline bool ekey_match(const struct hist *h, const struct hist_entry *e, 
 	       (!h->any_tp || e->tp == k->tp);
 }
 
+static uint64_t ent_slot_hash(const void *slot, const void *ctx)
+{
+	const struct hist *h = ctx;
+	uint32_t i = *(const uint32_t *)slot - 1;
+	const struct hist_entry *e = &h->ents[i].e;
+	struct ekey k = {
+		.comm = h->key[SORT_COMM] ? e->comm : NULL,
+		.pid = h->key[SORT_PID] ? e->pid : 0,
+		.tid = h->key[SORT_TID] ? e->tid : 0,
+		.cpu = h->key[SORT_CPU] ? e->cpu : 0,
+		.state = h->ents[i].pstate,
+		.sym = h->key[SORT_SYM] ? e->sym : NULL,
+		.dso = (h->key[SORT_SYM] || h->key[SORT_DSO]) ? e->dso : NULL,
+		.tp = h->any_tp ? e->tp : NULL,
+	};
+	return ekey_hash(&k);
+}
+
 static void ents_rehash(struct hist *h)
 {
-	size_t n = h->neslots ? h->neslots * 2 : 1024, mask = n - 1;
-	uint32_t *s = xcalloc(n, sizeof(*s));
-
-	for (size_t i = 0; i < h->nents; i++) {
-		struct ekey k;
-		const struct hist_entry *e = &h->ents[i].e;
-		k.comm = h->key[SORT_COMM] ? e->comm : NULL;
-		k.pid = h->key[SORT_PID] ? e->pid : 0;
-		k.tid = h->key[SORT_TID] ? e->tid : 0;
-		k.cpu = h->key[SORT_CPU] ? e->cpu : 0;
-		k.state = h->ents[i].pstate;
-		k.sym = h->key[SORT_SYM] ? e->sym : NULL;
-		k.dso = (h->key[SORT_SYM] || h->key[SORT_DSO]) ? e->dso : NULL;
-		k.tp = h->any_tp ? e->tp : NULL;
-		size_t j = ekey_hash(&k) & mask;
-		while (s[j])
-			j = (j + 1) & mask;
-		s[j] = (uint32_t)i + 1;
-	}
-	free(h->eslots);
-	h->eslots = s;
-	h->neslots = n;
+	OA_RESIZE(h->eslots, h->neslots, h->neslots ? h->neslots * 2 : 1024, ent_slot_hash, h);
 }
 
 /* Entry of trie node v (as a member of the call chain, or as where samples

@@ -229,23 +229,16 @@ static uint64_t blob_hash(const void *k, size_t n)
 	return hash_u64(mem_hash(k, n));
 }
 
+static uint64_t bent_hash(const void *slot, const void *ctx)
+{
+	(void)ctx;
+	return ((const struct bent *)slot)->h;
+}
+
 static struct bent *bmap_slot(struct bmap *m, const void *k, size_t kl, uint64_t h)
 {
-	if ((m->n + 1) * 2 > m->cap) {
-		size_t nc = m->cap ? m->cap * 2 : 256;
-		struct bent *ne = xcalloc(nc, sizeof(*ne));
-		for (size_t i = 0; i < m->cap; i++) {
-			if (!m->e[i].k)
-				continue;
-			size_t j = m->e[i].h & (nc - 1);
-			while (ne[j].k)
-				j = (j + 1) & (nc - 1);
-			ne[j] = m->e[i];
-		}
-		free(m->e);
-		m->e = ne;
-		m->cap = nc;
-	}
+	if ((m->n + 1) * 2 > m->cap)
+		OA_RESIZE(m->e, m->cap, m->cap ? m->cap * 2 : 256, bent_hash, NULL);
 	size_t j = h & (m->cap - 1);
 	while (m->e[j].k && !(m->e[j].h == h && m->e[j].kl == kl && !memcmp(m->e[j].k, k, kl)))
 		j = (j + 1) & (m->cap - 1);

@@ -61,20 +61,16 @@ static uint64_t name_hash(const char *s, char kind)
 	return hash_u64((uintptr_t)s * 31 + (unsigned char)kind);
 }
 
+static uint64_t name_slot_hash(const void *slot, const void *ctx)
+{
+	const struct fctx *c = ctx;
+	uint32_t i = *(const uint32_t *)slot - 1;
+	return name_hash(c->names[i].s, c->names[i].kind);
+}
+
 static void names_rehash(struct fctx *c)
 {
-	size_t n = c->nslots ? c->nslots * 2 : 1024, mask = n - 1;
-	uint32_t *s = xcalloc(n, sizeof(*s));
-
-	for (size_t i = 0; i < c->nnames; i++) {
-		size_t j = name_hash(c->names[i].s, c->names[i].kind) & mask;
-		while (s[j])
-			j = (j + 1) & mask;
-		s[j] = (uint32_t)i + 1;
-	}
-	free(c->slots);
-	c->slots = s;
-	c->nslots = n;
+	OA_RESIZE(c->slots, c->nslots, c->nslots ? c->nslots * 2 : 1024, name_slot_hash, c);
 }
 
 static uint32_t name_index(struct fctx *c, const char *s, char kind)

@@ -734,9 +734,14 @@ void machine_bpf_prog_info(struct machine *m, const struct bpf_prog_info *info)
 }
 
 /* ---- the resolve caches ---- */
+static inline uint64_t cache_hash(const void *owner, uint64_t key)
+{
+	return hash_u64(key ^ ((uint64_t)(uintptr_t)owner * 0x9e3779b97f4a7c15ull));
+}
+
 static inline size_t cache_slot(const void *owner, uint64_t key, size_t cap)
 {
-	return hash_u64(key ^ ((uint64_t)(uintptr_t)owner * 0x9e3779b97f4a7c15ull)) & (cap - 1);
+	return cache_hash(owner, key) & (cap - 1);
 }
 
 static inline const struct resolved *cache_get(const struct rcache *c, const void *owner,
@@ -753,24 +758,17 @@ static inline const struct resolved *cache_get(const struct rcache *c, const voi
 	}
 }
 
+static uint64_t centry_hash(const void *slot, const void *ctx)
+{
+	const struct centry *e = slot;
+	(void)ctx;
+	return cache_hash(e->owner, e->key);
+}
+
 static void cache_put(struct rcache *c, const void *owner, uint64_t key, const struct resolved *r)
 {
-	if ((c->n + 1) * 2 > c->cap) {
-		size_t ncap = c->cap * 2;
-		struct centry *nc = xcalloc(ncap, sizeof(*nc));
-		for (size_t i = 0; i < c->cap; i++) {
-			struct centry *e = &c->slots[i];
-			if (!e->owner)
-				continue;
-			size_t j = cache_slot(e->owner, e->key, ncap);
-			while (nc[j].owner)
-				j = (j + 1) & (ncap - 1);
-			nc[j] = *e;
-		}
-		free(c->slots);
-		c->slots = nc;
-		c->cap = ncap;
-	}
+	if ((c->n + 1) * 2 > c->cap)
+		OA_RESIZE(c->slots, c->cap, c->cap * 2, centry_hash, NULL);
 	size_t i = cache_slot(owner, key, c->cap);
 	while (c->slots[i].owner)
 		i = (i + 1) & (c->cap - 1);

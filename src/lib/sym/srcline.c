@@ -91,30 +91,25 @@ static const char *lookup(struct srcline_cache *c, struct strtab *strs, const ch
 	return strtab_intern(strs, buf);
 }
 
-static void grow(struct srcline_cache *c)
+static uint64_t sl_hash(const char *path, uint64_t addr)
 {
-	size_t n = c->nslots ? c->nslots * 2 : 1024;
-	struct sl_slot *s = xcalloc(n, sizeof(*s));
-	for (size_t i = 0; i < c->nslots; i++) {
-		if (!c->slots[i].path)
-			continue;
-		size_t j = hash_u64((uintptr_t)c->slots[i].path ^ c->slots[i].addr * 0x9e3779b97f4a7c15ull) & (n - 1);
-		while (s[j].path)
-			j = (j + 1) & (n - 1);
-		s[j] = c->slots[i];
-	}
-	free(c->slots);
-	c->slots = s;
-	c->nslots = n;
+	return hash_u64((uintptr_t)path ^ addr * 0x9e3779b97f4a7c15ull);
+}
+
+static uint64_t sl_slot_hash(const void *slot, const void *ctx)
+{
+	const struct sl_slot *e = slot;
+	(void)ctx;
+	return sl_hash(e->path, e->addr);
 }
 
 const char *srcline_find(struct srcline_cache *c, struct strtab *strs, const char *path, uint64_t addr)
 {
 	pthread_mutex_lock(&c->lock);
 	if ((c->n + 1) * 2 > c->nslots)
-		grow(c);
+		OA_RESIZE(c->slots, c->nslots, c->nslots ? c->nslots * 2 : 1024, sl_slot_hash, NULL);
 	size_t mask = c->nslots - 1;
-	size_t j = hash_u64((uintptr_t)path ^ addr * 0x9e3779b97f4a7c15ull) & mask;
+	size_t j = sl_hash(path, addr) & mask;
 	while (c->slots[j].path) {
 		if (c->slots[j].path == path && c->slots[j].addr == addr) {
 			const char *r = c->slots[j].line;

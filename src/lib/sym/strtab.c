@@ -93,21 +93,15 @@ static char *arena_copy(struct strtab *t, const char *s, size_t len)
 	return p;
 }
 
+static uint64_t slot_hash(const void *slot, const void *ctx)
+{
+	(void)ctx;
+	return ((const struct slot *)slot)->hash;
+}
+
 static void grow(struct strtab *t)
 {
-	size_t ncap = t->cap * 2;
-	struct slot *ns = xcalloc(ncap, sizeof(*ns));
-	for (size_t i = 0; i < t->cap; i++) {
-		if (!t->slots[i].s)
-			continue;
-		size_t j = t->slots[i].hash & (ncap - 1);
-		while (ns[j].s)
-			j = (j + 1) & (ncap - 1);
-		ns[j] = t->slots[i];
-	}
-	free(t->slots);
-	t->slots = ns;
-	t->cap = ncap;
+	OA_RESIZE(t->slots, t->cap, t->cap * 2, slot_hash, NULL);
 }
 
 void strtab_set_locked(struct strtab *t, bool on)
