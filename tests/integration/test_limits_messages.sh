@@ -9,16 +9,18 @@ need_root; need_tracefs
 cd "$TMP" || fail "no temp dir"
 OBJ="$BUILD/examples/tracex1.bpf.o"
 
-# a process of 40 threads: one descriptor per thread and CPU does not fit in 64
-python3 -c 'import threading, time
-for _ in range(39): threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
-time.sleep(30)' &
+# a process of T threads: one descriptor per thread and CPU does not fit in
+# 64 (40 threads on 2 CPUs or more, 81 on one)
+ncpu=$(nproc); T=$((80 / ncpu + 1)); [ $T -lt 40 ] && T=40
+python3 -c 'import sys, threading, time
+for _ in range(int(sys.argv[1]) - 1): threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
+time.sleep(30)' $T &
 pid=$!
 i=0
-while [ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -lt 40 ]; do
-  i=$((i + 1)); [ $i -gt 100 ] && fail "the 40-thread process did not start"; sleep 0.1
+while [ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -lt $T ]; do
+  i=$((i + 1)); [ $i -gt 100 ] && fail "the $T-thread process did not start"; sleep 0.1
 done
-expect_fail "record -p (40 threads), ulimit -n 64" "Too many open files; the open file limit \(64, 'ulimit -n'\) is reached" \
+expect_fail "record -p ($T threads on $ncpu CPUs), ulimit -n 64" "Too many open files; the open file limit \(64, 'ulimit -n'\) is reached" \
   sh -c "ulimit -n 64; exec \"\$0\" record -e cpu-clock -p $pid -o x.data --duration 0.1" "$BPFPERF"
 kill $pid 2>/dev/null; wait $pid 2>/dev/null
 
