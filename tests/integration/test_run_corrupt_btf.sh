@@ -12,21 +12,27 @@ OBJ="$BUILD/examples/tracex4.bpf.o"
 
 n=$(python3 "$SRC/tests/integration/btf_mutate.py" "$OBJ" "$TMP/mut") || fail "btf_mutate.py failed"
 [ "$n" -ge 200 ] || fail "only $n mutants"
-crashes=0; ran=0; errors=0; silent=0; twice=0
-for m in "$TMP"/mut/m*.bpf.o; do
-  timeout 20 "$BPFPERF" run "$m" --duration 0.1 >/dev/null 2>"$TMP/err"
-  rc=$?
-  what=$(cat "${m%.bpf.o}.txt")
-  if [ $rc -ge 124 ] || grep -Eq "Sanitizer|runtime error" "$TMP/err"; then
-    crashes=$((crashes + 1)); echo "crash (status $rc): $what"; tail -3 "$TMP/err"
-  elif [ $rc = 0 ]; then
-    ran=$((ran + 1))
-  else
-    errors=$((errors + 1))
-    grep -q "error: " "$TMP/err" || { silent=$((silent + 1)); echo "no error message: $what"; }
-  fi
-  grep -q "libbpf: libbpf:" "$TMP/err" && twice=$((twice + 1))
-done
+# one mutant: a line of words for its outcome in $m.res (run on every CPU at once)
+cat > "$TMP/one.sh" <<'EOF2'
+m=$1
+timeout 20 "$BPFPERF" run "$m" --duration 0.1 >/dev/null 2>"$m.err"
+rc=$?
+what=$(cat "${m%.bpf.o}.txt")
+if [ $rc -ge 124 ] || grep -Eq "Sanitizer|runtime error" "$m.err"; then
+  r=crash; echo "crash (status $rc): $what"; tail -3 "$m.err"
+elif [ $rc = 0 ]; then
+  r=ran
+else
+  r=error
+  grep -q "error: " "$m.err" || { r="$r silent"; echo "no error message: $what"; }
+fi
+grep -q "libbpf: libbpf:" "$m.err" && r="$r twice"
+echo "$r" > "$m.res"
+EOF2
+ls "$TMP"/mut/m*.bpf.o | BPFPERF="$BPFPERF" xargs -P "$(nproc)" -n 1 sh "$TMP/one.sh"
+count() { cat "$TMP"/mut/m*.bpf.o.res | grep -cw "$1"; }
+[ "$(cat "$TMP"/mut/m*.bpf.o.res | wc -l)" = "$n" ] || fail "not every mutant ran"
+crashes=$(count crash); ran=$(count ran); errors=$(count error); silent=$(count silent); twice=$(count twice)
 echo "$n mutants: $ran ran, $errors errors, $crashes crashes or hangs"
 [ $crashes = 0 ] || fail "$crashes mutants crashed or hung"
 [ $silent = 0 ] || fail "$silent mutants failed without an error message"
