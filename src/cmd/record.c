@@ -304,7 +304,7 @@ static void explain_no_samples(const struct workload *wl)
 		snprintf(per, sizeof(per), "one sample every %llu events at -c %llu",
 			 (unsigned long long)o.period, (unsigned long long)o.period);
 	else
-		snprintf(per, sizeof(per), "one sample every %.3g ms on CPU at -F %llu", period_ms,
+		snprintf(per, sizeof(per), "one sample every %.4g ms on CPU at -F %llu", period_ms,
 			 (unsigned long long)(o.freq ? o.freq : RECORDING_DEFAULT_FREQ));
 	if (!wl->pid || !wl->reaped || !wl->start_ns) {
 		fprintf(stderr, "[ bpfperf record: 0 samples: the targets did not run long enough "

@@ -396,7 +396,7 @@ static void explain_no_samples(const struct report *rp, struct pd_file *f, const
 	double period_ms = 0;
 	if (e->attr.freq && e->attr.sample_freq) {
 		period_ms = 1000.0 / (double)e->attr.sample_freq;
-		snprintf(per, sizeof(per), "one every %.3g ms on CPU at %llu Hz", period_ms,
+		snprintf(per, sizeof(per), "one every %.4g ms on CPU at %llu Hz", period_ms,
 			 (unsigned long long)e->attr.sample_freq);
 	} else {
 		snprintf(per, sizeof(per), "one every %llu events",

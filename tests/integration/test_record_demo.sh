@@ -24,9 +24,13 @@ user = pct(lambda x: x["symbol"] == "demo_hot_user_function" and x["dso"] == "bp
 bpf = pct(lambda x: x["symbol"].startswith("bpf_prog_") and x["symbol"].endswith("_demo_bpf_mix"))
 kern = pct(lambda x: x["dso"] == "[kernel.kallsyms]")
 print(f"user {user:.1f}% bpf {bpf:.1f}% kernel {kern:.1f}%")
-assert user > 15, "hot user function"
-assert bpf > 15, "hot BPF subprogram (unloaded before the end) by name"
-assert kern > 15, "kernel time"
+# Each phase is a third of the demo's CPU time, but how the BPF phase splits
+# between the program and the getppid() syscall path depends on the machine:
+# 12% in the program and 58% in the kernel under QEMU's emulated CPU (6.12
+# guest), about a third each on the host. So: each is there, by name.
+assert user > 5, "hot user function"
+assert bpf > 5, "hot BPF subprogram (unloaded before the end) by name"
+assert kern > 5, "kernel time"
 # the JSON is sorted by the overhead shown
 s = [x["self"] for x in e]
 assert s == sorted(s, reverse=True)
