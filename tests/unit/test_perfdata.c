@@ -14,6 +14,7 @@
 
 #include "log.h"
 #include "perfdata/bpf_info.h"
+#include "perfdata/dump.h"
 #include "perfdata/reader.h"
 #include "out/header.h"
 #include "perfdata/writer.h"
@@ -121,6 +122,46 @@ static int collect(void *ctx, const struct pd_record *r)
 	}
 	s->n++;
 	return 0;
+}
+
+/* report -D prints TIME_CONV as perf does: the 5.13+ fields only when the
+ * record has them (perf writes it where user space may read the TSC). */
+static void test_dump_time_conv(void **state)
+{
+	(void)state;
+	char err[512];
+	write_file(true);
+	struct pd_file *f = pd_open(path, err, sizeof(err));
+	assert_non_null(f);
+	unsigned char rec[56] = { 0 };
+	struct perf_event_header h = { .type = 79, .size = sizeof(rec) };
+	uint64_t v[] = { 31, 878171315, 18446744072410213387ull, 0, 0 };
+	memcpy(rec, &h, sizeof(h));
+	memcpy(rec + 8, v, sizeof(v));
+	rec[48] = 1;
+	struct pd_record r = { .hdr = (const struct perf_event_header *)rec, .offset = 0x1a0 };
+	for (int longer = 1; longer >= 0; longer--) {
+		h.size = longer ? 56 : 32;
+		memcpy(rec, &h, sizeof(h));
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&buf, &len);
+		assert_int_equal(pd_dump_record(out, f, &r, "x.data"), 0);
+		fclose(out);
+		assert_non_null(strstr(buf, "PERF_RECORD_TIME_CONV\n"
+					    "... Time Shift      31\n"
+					    "... Time Muliplier  878171315\n"
+					    "... Time Zero       18446744072410213387\n"));
+		const char *ext = "... Time Cycles     0\n... Time Mask       0\n"
+				  "... Cap Time Zero   1\n... Cap Time Short  0\n: unhandled!\n";
+		if (longer)
+			assert_non_null(strstr(buf, ext));
+		else
+			assert_non_null(strstr(buf, "18446744072410213387\n: unhandled!\n"));
+		free(buf);
+	}
+	pd_close(f);
+	unlink(path);
 }
 
 static void test_roundtrip(void **state)
@@ -623,6 +664,7 @@ int main(void)
 		cmocka_unit_test(test_inflated_sideband_records),
 		cmocka_unit_test(test_bpf_prog_info_encoding),
 		cmocka_unit_test(test_header_print),
+		cmocka_unit_test(test_dump_time_conv),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

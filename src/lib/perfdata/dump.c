@@ -202,6 +202,29 @@ static void dump_event_update(FILE *out, const unsigned char *p, size_t n)
 	}
 }
 
+/* u64 time_shift, time_mult, time_zero; since Linux 5.13 also time_cycles,
+ * time_mask and the u8s cap_user_time_zero, cap_user_time_short, printed
+ * when the record is long enough to have them, as perf does (its spelling). */
+static void dump_time_conv(FILE *out, const unsigned char *p, size_t n)
+{
+	uint64_t v[5] = { 0 };
+	uint8_t cap[2] = { 0 };
+	if (n > 8)
+		memcpy(v, p + 8, n - 8 < sizeof(v) ? n - 8 : sizeof(v));
+	if (n > 48)
+		memcpy(cap, p + 48, n - 48 < sizeof(cap) ? n - 48 : sizeof(cap));
+	fprintf(out, "\n... Time Shift      %" PRIu64 "\n", v[0]);
+	fprintf(out, "... Time Muliplier  %" PRIu64 "\n", v[1]);
+	fprintf(out, "... Time Zero       %" PRIu64 "\n", v[2]);
+	if (n > 32) {
+		fprintf(out, "... Time Cycles     %" PRIu64 "\n", v[3]);
+		fprintf(out, "... Time Mask       %#" PRIx64 "\n", v[4]);
+		fprintf(out, "... Cap Time Zero   %d\n", cap[0]);
+		fprintf(out, "... Cap Time Short  %d\n", cap[1]);
+	}
+	fputs(": unhandled!\n", out);
+}
+
 /* What perf prints after "PERF_RECORD_TYPE" for the type. */
 static void decoded(FILE *out, const struct pd_record *r)
 {
@@ -271,6 +294,9 @@ static void decoded(FILE *out, const struct pd_record *r)
 		return;
 	case PD_RECORD_EVENT_UPDATE:
 		dump_event_update(out, p, h->size);
+		return;
+	case PD_RECORD_TIME_CONV:
+		dump_time_conv(out, p, h->size);
 		return;
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:

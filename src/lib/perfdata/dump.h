@@ -15,7 +15,7 @@ struct pd_record;
  * decoded line: "[CPU ][TIME ]OFFSET [SIZE]: PERF_RECORD_TYPE" and the
  * type's fields as perf prints them (MMAP/MMAP2 maps, COMM, FORK/EXIT,
  * KSYMBOL, BPF_EVENT, LOST, a sample's pid, ip, period and call chain,
- * ID_INDEX, THREAD_MAP, CPU_MAP, ": unhandled!" where perf's report has no
+ * ID_INDEX, THREAD_MAP, CPU_MAP, TIME_CONV, ": unhandled!" where perf's report has no
  * handler). Returns 0, or -1 on a write error (errno set, not logged). */
 int pd_dump_record(FILE *out, const struct pd_file *f, const struct pd_record *r, const char *name);
 
