@@ -12,10 +12,25 @@ overlaps it: the kernel reuses the addresses of freed programs), not against
 perf report's. perf 6.1 keeps a range whose unregistration the recording
 missed (on Linux 6.1 a per-task recording sees no KSYMBOL unregister for
 libbpf's feature-probe programs) and credits the newer program's samples to
-the dead one; its report is no oracle there."""
+the dead one; its report is no oracle there.
+
+Kernel modules are compared as [kernel.kallsyms]: perf names their code so
+when it reads the kernel through /proc/kcore, we name the module (see
+compare_table.py)."""
 import json
 import re
 import sys
+
+def load_modules():
+    try:
+        return {'[%s]' % l.split()[0] for l in open('/proc/modules') if l.strip()}
+    except OSError:
+        return set()
+
+MODULES = load_modules()
+
+def fold(dso):
+    return '[kernel.kallsyms]' if dso in MODULES else dso
 
 def perf_entries(path, children):
     rows = {}
@@ -28,6 +43,7 @@ def perf_entries(path, children):
         pct = float(first) if (children or second is None) else float(second)
         if children and second is None:
             continue
+        dso = fold(dso)
         rows[(comm, dso, sym)] = rows.get((comm, dso, sym), 0.0) + pct
     return rows
 
@@ -103,8 +119,8 @@ def main():
     doc = json.load(open(ours_json))
     ours = {}
     for e in doc['entries']:
-        key = (e['comm'], e['dso'], e['symbol'])
-        ours[key] = e['children'] if children else e['self']
+        key = (e['comm'], fold(e['dso']), e['symbol'])
+        ours[key] = ours.get(key, 0.0) + (e['children'] if children else e['self'])
     bad = 0
     top = sorted(perf.items(), key=lambda kv: -kv[1])
     checked = 0

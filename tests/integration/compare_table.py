@@ -12,9 +12,30 @@ the entries whose key matches REGEX must be the same text. Lines matching --igno
 programs whose attribution perf gets wrong, see compare.py) are skipped;
 when there were some, column widths are not compared (they may set them),
 nor with --loose-header (perf sizes the srcline column before it knows
-most of its values)."""
+most of its values).
+
+Kernel modules: perf reading the running kernel's symbols through
+/proc/kcore names module code [kernel.kallsyms] (one kcore map for the
+kernel and its modules); we name the module ([9pnet]), as perf does
+without kcore. Both sides are compared with module names folded into
+[kernel.kallsyms] (rows that become the same key are summed). Only where
+modules are loaded (/proc/modules): the CI host has none, the guests do."""
 import re
 import sys
+
+def load_modules():
+    try:
+        return {l.split()[0] for l in open('/proc/modules') if l.strip()}
+    except OSError:
+        return set()
+
+MODULES = load_modules()
+MODRE = re.compile(r'\[([A-Za-z0-9_-]+)\]')
+
+def fold(text):
+    if not MODULES:
+        return text
+    return MODRE.sub(lambda m: '[kernel.kallsyms]' if m.group(1) in MODULES else m.group(0), text)
 
 ENTRY = re.compile(r'^\s+(\d+\.\d+%\s+)')
 
@@ -40,12 +61,14 @@ def parse(path, ignore):
             while i < len(toks) and re.fullmatch(r'\d+(\.\d+)?%?', toks[i]):
                 nums.append((float(toks[i].rstrip('%')), toks[i].endswith('%')))
                 i += 1
-            key = ' '.join(toks[i:])
+            key = fold(' '.join(toks[i:]))
+            if key in rows and len(rows[key]) == len(nums):	# modules folded: summed
+                nums = [(a + b, p) for (a, p), (b, _) in zip(rows[key], nums)]
             rows[key] = nums
             graphs.append((key, []))
             cur = key
         elif cur is not None:
-            graphs[-1][1].append(line.rstrip())
+            graphs[-1][1].append(fold(line.rstrip()))
     return head, rows, graphs, skipped
 
 def loose(head):
