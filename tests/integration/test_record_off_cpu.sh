@@ -155,7 +155,17 @@ CG="bpfperf-offcpu-test-$$"
 if [ -n "$CGM" ] && mkdir "$CGM/$CG" 2>/dev/null; then
   "$BPFPERF" record -a -G "$CG" --off-cpu -g -o cg.data -- \
     sh -c "echo \$\$ > $CGM/$CG/cgroup.procs && exec $W sleep 5 100" 2>cg.err; rc=$?
+  # a kernel that has no perf events in this cgroup (the QEMU guests: perf
+  # stat -G fails there too) is named as the cause, not the event
+  cg_refused=no
+  if [ $rc != 0 ] && grep -q "for the cgroup (-G): the kernel has no perf_event controller.*--filter .cgroup == /PATH." cg.err &&
+     ! $PERF stat -a -G "$CG" -e cpu-clock -- true >/dev/null 2>&1; then
+    cg_refused=yes
+  fi
   rmdir "$CGM/$CG" 2>/dev/null
+  if [ $cg_refused = yes ]; then
+    echo "note: this kernel refuses perf events in a cgroup (perf stat -G too): the cause is named; -G is checked on the host"
+  else
   [ $rc = 0 ] || { cat cg.err; fail "record -a -G"; }
   $PERF script -i cg.data -F comm,event 2>/dev/null | python3 -c '
 import sys
@@ -168,6 +178,7 @@ if others: sys.exit("samples of tasks outside the cgroup: %s" % others)
   ns=$(ours_ns cg.data offcpu_sleeper)
   within "$ns" 0.49e9 0.52e9 "-G: off-CPU ns in offcpu_sleeper"
   ok "-a -G: only the cgroup's samples, on and off CPU ($ns ns blocked)"
+  fi
 else
   echo "note: cannot create a cgroup under the cgroup2 mount: -G not tested"
 fi

@@ -19,8 +19,11 @@ cg_events=yes
 PERF stat -a -x, -e page-faults -G "$A" -- true 2>&1 | grep -q "<not supported>" && cg_events=no
 for m in "" "--bpf-counters" "--bpf-counters --no-tp-btf"; do
   if [ -z "$m" ] && [ $cg_events = no ]; then
-    "$BPFPERF" stat -a -x, --for-each-cgroup "$A" -e page-faults -- true 2>&1 | grep -q "<not supported>,,page-faults,$A" ||
+    "$BPFPERF" stat -a -x, --for-each-cgroup "$A" -e page-faults -- true > "$TMP/ns.out" 2>&1
+    grep -q "<not supported>,,page-faults,$A" "$TMP/ns.out" ||
       fail "per-cgroup perf events: perf says <not supported>, bpfperf does not"
+    grep -q "warning: counting in a cgroup: the kernel has no perf_event controller" "$TMP/ns.out" ||
+      { cat "$TMP/ns.out"; fail "per-cgroup perf events: the cause is not named"; }
     echo "per-cgroup perf events are not supported here (perf agrees): only --bpf-counters is checked"
     continue
   fi

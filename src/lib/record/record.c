@@ -37,8 +37,16 @@ static int read_paranoid(void)
 	return v;
 }
 
-static void report_open_error(const struct rec_event *e, int err, int cpu)
+static void report_open_error(const struct rec_event *e, int err, int cpu, bool cgroup)
 {
+	if (cgroup && err == -ENOENT) {
+		/* perf_cgroup_connect: the directory has no perf_event controller */
+		pr_err("cannot open event '%s' on CPU %d for the cgroup (-G): the kernel has no perf_event "
+		       "controller for it (%s); it needs CONFIG_CGROUP_PERF and the controller on the cgroup "
+		       "v2 hierarchy (see /proc/cgroups); or filter in BPF instead: -a --filter 'cgroup == /PATH'", e->name, cpu,
+		       log_strerr(err));
+		return;
+	}
 	switch (-err) {
 	case EACCES:
 	case EPERM:
@@ -305,7 +313,7 @@ static int open_on_cpu(struct recording *r, int ev, int cpu)
 			}
 			if (err == -ESRCH && o->nr_threads > 1)
 				continue;	/* a thread exited meanwhile */
-			report_open_error(e, err, cpu);
+			report_open_error(e, err, cpu, pid < 0 && o->cgroup_fd > 0 && e->kind == REC_EV_SAMPLING);
 			return err;
 		}
 		if (err > 0)
