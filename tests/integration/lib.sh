@@ -7,7 +7,9 @@ set -u
 : "${BPFPERF:=$BUILD/bpfperf}"
 DEMO="$BUILD/demo/bpfperf-demo"
 TMP=$(mktemp -d /tmp/bpfperf-test.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+# BPFPERF_KEEP=DIR: the test's files are copied there at its end (to look at
+# a failure in a QEMU guest, whose /tmp is gone at power-off)
+trap '[ -n "${BPFPERF_KEEP:-}" ] && mkdir -p "$BPFPERF_KEEP" && cp -a "$TMP" "$BPFPERF_KEEP/"; rm -rf "$TMP"' EXIT
 # record copies the files it hit into the build-id cache: a private one per
 # test (perf reads PERF_BUILDID_DIR too), never the real ~/.debug.
 export PERF_BUILDID_DIR="$TMP/buildid-cache"

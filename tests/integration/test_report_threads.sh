@@ -32,7 +32,22 @@ cat >work.sh <<SH
 "$PY" threads.py
 "$PY" "$SRC/tests/workloads/jit_loop.py" 0.3
 sh -c 'i=0; while [ \$i -lt 200000 ]; do i=\$((i + 1)); done; exec sleep 0.01'
+"$PY" rename.py
 SH
+# a thread that spins under a long comm, then under a short one: perf sizes
+# the Pid:Command column by the last comm
+cat >rename.py <<'PY'
+import ctypes, time
+libc = ctypes.CDLL(None)
+def spin(secs):
+    end = time.time() + secs
+    while time.time() < end:
+        pass
+libc.prctl(15, b"prerename_long1", 0, 0, 0)
+spin(0.15)
+libc.prctl(15, b"rn", 0, 0, 0)
+spin(0.05)
+PY
 perf_rec -e cpu-clock -o perf.data -- sh work.sh || fail "perf record"
 "$BPFPERF" record -e cpu-clock -o ours.data -- sh work.sh >/dev/null 2>&1 || fail "bpfperf record"
 

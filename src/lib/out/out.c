@@ -181,10 +181,9 @@ static void compute_widths(const struct hist *h, struct cols *c)
 		pl = strlen(nz(e->srcline));
 		if (pl > srcline)
 			srcline = pl;
-		size_t l = strlen(nz(e->comm));
-		if (l > comm)
-			comm = l;
-		l = e->thread_comm ? strlen(e->thread_comm) : 0;
+		/* perf sizes the comm and pid columns by the thread's last comm
+		 * (a workload's "perf-exec" before its exec does not count) */
+		size_t l = e->thread_comm ? strlen(e->thread_comm) : strlen(nz(e->comm));
 		if (l > comm)
 			comm = l;
 		l = strlen(nz(e->dso));
