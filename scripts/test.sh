@@ -92,7 +92,7 @@ else
   # each test's line as it comes (a guest takes half an hour)
   if [ -n "$GUEST_TESTS" ]; then TESTS=$(echo $GUEST_TESTS); export TESTS; else unset TESTS; fi
   { sh scripts/test-kernels.sh $kernels 2>&1; echo "test-kernels.sh exit $?"; } | tee "$klog" |
-    grep --line-buffered -E '^(=== kernel|PASS|FAIL|SKIP|kernel )|^    '
+    grep --line-buffered -E '^(=== kernel|PASS|FAIL|SKIP)|^kernel [^ ]*,|^    '
   if grep -q '^test-kernels.sh exit 2$' "$klog" && ! grep -q '^kernel ' "$klog"; then
     # no harness (../shared/kernels) or no QEMU: said loudly, counted as skipped
     echo "SKIP  other kernels: $(grep '^test-kernels.sh: ' "$klog" | tail -n 1)"; skip=$((skip + 1))
