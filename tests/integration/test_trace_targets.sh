@@ -10,7 +10,13 @@ need_tracefs
 sh -c 'while :; do cat /etc/hostname >/dev/null; sleep 0.05; done' &
 loop=$!
 sleep 0.2
-timeout --preserve-status -s INT 2 "$BPFPERF" trace -p "$loop" -e 'vfork,clone*,wait4' -o "$TMP/p.txt"
+# until the loop's wait4 is seen (or 30 s: attaching takes seconds on an
+# emulated CPU), then ^C
+"$BPFPERF" trace -p "$loop" -e 'vfork,clone*,wait4' -o "$TMP/p.txt" &
+tp=$!
+i=0
+while [ $i -lt 300 ] && ! grep -q "sh/$loop wait4(" "$TMP/p.txt" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+kill -INT $tp 2>/dev/null; wait $tp
 rc=$?
 kill "$loop" 2>/dev/null; wait "$loop" 2>/dev/null
 [ $rc -eq 0 ] || fail "trace -p exited $rc"
