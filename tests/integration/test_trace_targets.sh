@@ -11,8 +11,8 @@ sh -c 'while :; do cat /etc/hostname >/dev/null; sleep 0.05; done' &
 loop=$!
 sleep 0.2
 # until the loop's wait4 is seen (or 30 s: attaching takes seconds on an
-# emulated CPU), then ^C
-"$BPFPERF" trace -p "$loop" -e 'vfork,clone*,wait4' -o "$TMP/p.txt" &
+# emulated CPU), then ^C (standard output: -o FILE appears at the end)
+"$BPFPERF" trace -p "$loop" -e 'vfork,clone*,wait4' > "$TMP/p.txt" &
 tp=$!
 i=0
 while [ $i -lt 300 ] && ! grep -q "sh/$loop wait4(" "$TMP/p.txt" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
