@@ -82,6 +82,7 @@ kernels=${KERNELS-6.1}
 GUEST_TESTS=${GUEST_TESTS:-"test_run_probes test_run_dropmon test_run_tracex2 test_run_corebtf
   test_run_exit test_report_perf_files test_record_demo test_record_bpf_filter test_record_filter
   test_record_off_cpu test_lock_names test_lock_contention test_stat_bpf_exact test_trace_summary"}
+GUEST_TESTS=$(echo $GUEST_TESTS)	# one line
 [ "$GUEST_TESTS" = all ] && GUEST_TESTS=""
 if [ -z "$kernels" ]; then
   echo "note: other kernels not run (KERNELS=none); sh scripts/test-kernels.sh runs them"
@@ -90,7 +91,7 @@ else
   klog=$(mktemp)
   # shellcheck disable=SC2086
   # each test's line as it comes (a guest takes half an hour)
-  if [ -n "$GUEST_TESTS" ]; then TESTS=$(echo $GUEST_TESTS); export TESTS; else unset TESTS; fi
+  if [ -n "$GUEST_TESTS" ]; then TESTS=$GUEST_TESTS; export TESTS; else unset TESTS; fi
   { sh scripts/test-kernels.sh $kernels 2>&1; echo "test-kernels.sh exit $?"; } | tee "$klog" |
     grep --line-buffered -E '^(=== kernel|PASS|FAIL|SKIP)|^kernel [^ ]*,|^    '
   if grep -q '^test-kernels.sh exit 2$' "$klog" && ! grep -q '^kernel ' "$klog"; then
