@@ -139,12 +139,14 @@ ok "--off-cpu-thresh: 5 samples with their own times"
 # --filter before any -e applies to the off-CPU samples too
 "$BPFPERF" record --off-cpu --off-cpu-thresh 100 --filter 'period > 1000000000' -g -o flt.data \
   -- "$W" sleep 5 200 2>flt.err || { cat flt.err; fail "record --off-cpu --filter"; }
-# every wait over the threshold is dropped: the 5 sleeps, and in the QEMU
-# guests the workload's own start-up waits (its pages read over 9p)
+# every off-CPU sample is dropped (none kept, below): the 5 sleeps', and in
+# the QEMU guests those of the workload's start-up waits (its pages read over
+# 9p); short waits of one stack share a sample, so there may be fewer
+# samples than waits
 nw=$(sed -n 's/.*off-CPU: \([0-9]*\) waits.*/\1/p' flt.err)
 nd=$(sed -n 's/.*the filter dropped \([0-9]*\) samples of offcpu-time.*/\1/p' flt.err)
-[ -n "$nw" ] && [ "$nw" -ge 5 ] && [ "$nd" = "$nw" ] ||
-  { cat flt.err; fail "the filter did not drop the $nw off-CPU samples (the 5 sleeps at least)"; }
+[ -n "$nw" ] && [ -n "$nd" ] && [ "$nd" -ge 5 ] && [ "$nd" -le "$nw" ] ||
+  { cat flt.err; fail "the filter dropped $nd off-CPU samples of $nw waits (the 5 sleeps at least)"; }
 n=$($PERF script -i flt.data -F event 2>/dev/null | grep -c offcpu-time || true)
 [ "$n" = 0 ] || fail "$n offcpu-time samples kept by 'period > 1000000000'"
 ok "--filter drops off-CPU samples (dropped count printed)"
