@@ -432,6 +432,15 @@ uint64_t mem_hash(const void *p, size_t n)
 	return h;
 }
 
+static bool all_zero(const unsigned char *p, size_t n)
+{
+	while (n && !*p) {
+		p++;
+		n--;
+	}
+	return !n;
+}
+
 void oa_resize(void **slots, size_t *nslots, size_t nslots_new, size_t elem,
 	       uint64_t (*hash)(const void *slot, const void *ctx), const void *ctx)
 {
@@ -441,21 +450,11 @@ void oa_resize(void **slots, size_t *nslots, size_t nslots_new, size_t elem,
 
 	for (size_t i = 0; i < *nslots; i++) {
 		const unsigned char *e = old + i * elem;
-		size_t b = 0;
-		while (b < elem && !e[b])
-			b++;
-		if (b == elem)
+		if (all_zero(e, elem))
 			continue;	/* empty */
 		size_t j = hash(e, ctx) & mask;
-		for (;;) {
-			unsigned char *d = nt + j * elem;
-			size_t k = 0;
-			while (k < elem && !d[k])
-				k++;
-			if (k == elem)
-				break;
+		while (!all_zero(nt + j * elem, elem))
 			j = (j + 1) & mask;
-		}
 		memcpy(nt + j * elem, e, elem);
 	}
 	free(*slots);
