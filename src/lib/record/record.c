@@ -4,6 +4,7 @@
 #include "log.h"
 #include "perfdata/format.h"
 #include "perfdata/writer.h"
+#include "target/cgroup.h"
 #include "util.h"
 
 #include <errno.h>
@@ -41,10 +42,8 @@ static void report_open_error(const struct rec_event *e, int err, int cpu, bool 
 {
 	if (cgroup && err == -ENOENT) {
 		/* perf_cgroup_connect: the directory has no perf_event controller */
-		pr_err("cannot open event '%s' on CPU %d for the cgroup (-G): the kernel has no perf_event "
-		       "controller for it (%s); it needs CONFIG_CGROUP_PERF and the controller on the cgroup "
-		       "v2 hierarchy (see /proc/cgroups); or filter in BPF instead: -a --filter 'cgroup == /PATH'", e->name, cpu,
-		       log_strerr(err));
+		pr_err("cannot open event '%s' on CPU %d for the cgroup (-G): " CGROUP_PERF_ENOENT_WHY
+		       "; or filter in BPF instead: -a --filter 'cgroup == /PATH'", e->name, cpu);
 		return;
 	}
 	switch (-err) {
@@ -143,13 +142,19 @@ static bool user_only_fallback(struct rec_event *e, pid_t pid)
 	return true;
 }
 
+/* Is event e opened for pid (-1: system wide) counting only -G's cgroup? */
+static bool in_cgroup(const struct recording *r, const struct rec_event *e, pid_t pid)
+{
+	return pid < 0 && r->opts.cgroup_fd > 0 && e->kind == REC_EV_SAMPLING;
+}
+
 /* Open one fd; route it into the CPU's ring. -errno (not reported), or 1
  * (reported). */
 static int open_one(struct recording *r, int ev, pid_t pid, int cpu)
 {
 	struct rec_event *e = &r->events[ev];
 	unsigned long flags = PERF_FLAG_FD_CLOEXEC;
-	if (pid < 0 && r->opts.cgroup_fd > 0 && e->kind == REC_EV_SAMPLING) {
+	if (in_cgroup(r, e, pid)) {
 		pid = r->opts.cgroup_fd;	/* the cgroup's tasks only */
 		flags |= PERF_FLAG_PID_CGROUP;
 	}
@@ -313,7 +318,7 @@ static int open_on_cpu(struct recording *r, int ev, int cpu)
 			}
 			if (err == -ESRCH && o->nr_threads > 1)
 				continue;	/* a thread exited meanwhile */
-			report_open_error(e, err, cpu, pid < 0 && o->cgroup_fd > 0 && e->kind == REC_EV_SAMPLING);
+			report_open_error(e, err, cpu, in_cgroup(r, e, pid));
 			return err;
 		}
 		if (err > 0)

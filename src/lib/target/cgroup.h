@@ -19,6 +19,11 @@ int cgroup_id_of_path(const char *path, uint64_t *id);
 /* The cgroup at path opened as a directory (what PERF_FLAG_PID_CGROUP and
  * BPF cgroup arrays take): the fd, or -errno (nothing is printed). */
 int cgroup_open(const char *path);
+/* Why perf_event_open() with PERF_FLAG_PID_CGROUP failed with ENOENT (the
+ * cgroup has no perf_event controller), and what it needs: for the
+ * messages of record -G and stat -G. */
+#define CGROUP_PERF_ENOENT_WHY "the kernel has no perf_event controller for it (No such file or directory); " \
+	"it needs CONFIG_CGROUP_PERF and the controller on the cgroup v2 hierarchy (see /proc/cgroups)"
 /* The path of the cgroup with this id, found by walking the hierarchy
  * (bounded depth). 0, or -ENOENT when no cgroup has it (gone, or not v2). */
 int cgroup_path_of_id(uint64_t id, char *buf, size_t len);
