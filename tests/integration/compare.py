@@ -21,16 +21,7 @@ import json
 import re
 import sys
 
-def load_modules():
-    try:
-        return {'[%s]' % l.split()[0] for l in open('/proc/modules') if l.strip()}
-    except OSError:
-        return set()
-
-MODULES = load_modules()
-
-def fold(dso):
-    return '[kernel.kallsyms]' if dso in MODULES else dso
+from compare_table import fold	# "[mod]" -> "[kernel.kallsyms]" where modules are loaded
 
 def perf_entries(path, children):
     rows = {}

@@ -133,4 +133,5 @@ def main():
     print('ok: %d entries compared' % sum(1 for v in pr.values()
                                           if not [n for n, p in v if p] or [n for n, p in v if p][0] >= mn))
 
-main()
+if __name__ == '__main__':
+    main()
