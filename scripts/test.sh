@@ -74,14 +74,15 @@ done
 # GUEST_TESTS picks the tests: by default those of the paths that differ by
 # kernel (kprobe/fentry programs, kernel enums and CO-RE relocations from the
 # running kernel's BTF, BPF program attribution, designs chosen by what the
-# kernel has: kfuncs, tp_btf, task storage), about 15 minutes under
-# emulation; "all" runs every integration test (35-50 minutes a kernel: the
-# whole suite on both kernels does not fit CI's 90 minutes beside the host's).
+# kernel has: kfuncs, tp_btf, task storage; the kernel's module maps),
+# about 15 minutes under emulation; "all" runs every integration test
+# (35-50 minutes a kernel: the whole suite on both kernels does not fit CI's
+# 90 minutes beside the host's).
 kernels=${KERNELS-6.1}
 [ "$kernels" = none ] && kernels=""
 GUEST_TESTS=${GUEST_TESTS:-"test_run_probes test_run_dropmon test_run_tracex2 test_run_corebtf
   test_run_exit test_report_perf_files test_record_demo test_record_bpf_filter test_record_filter
-  test_record_off_cpu test_lock_names test_lock_contention test_stat_bpf_exact test_trace_summary"}
+  test_record_off_cpu test_record_headers test_lock_names test_lock_contention test_stat_bpf_exact test_trace_summary"}
 GUEST_TESTS=$(echo $GUEST_TESTS)	# one line
 [ "$GUEST_TESTS" = all ] && GUEST_TESTS=""
 if [ -z "$kernels" ]; then

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -505,4 +506,36 @@ bool parse_duration(const char *s, double min, double max, bool zero_ok, double 
 		return false;
 	*out = v;
 	return true;
+}
+
+/* The module's file from modules.dep ("kernel/fs/x.ko.xz: deps"), else NULL. */
+char *kmod_file(const char *mod)
+{
+	struct utsname u;
+	if (uname(&u) != 0)
+		return NULL;
+	char *dep = xasprintf("/lib/modules/%s/modules.dep", u.release);
+	char *buf = read_file(dep, NULL);
+	char *found = NULL;
+	free(dep);
+	if (!buf)
+		return NULL;
+	char *save = NULL;
+	for (char *l = strtok_r(buf, "\n", &save); l && !found; l = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(l, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		const char *base = strrchr(l, '/');
+		base = base ? base + 1 : l;
+		size_t n = strlen(mod), k;
+		for (k = 0; k < n && base[k]; k++)
+			if (!(base[k] == mod[k] || ((base[k] == '-' || base[k] == '_') &&
+						    (mod[k] == '-' || mod[k] == '_'))))
+				break;
+		if (k == n && !strncmp(base + n, ".ko", 3))
+			found = xasprintf("/lib/modules/%s/%s", u.release, l);
+	}
+	free(buf);
+	return found;
 }

@@ -61,6 +61,9 @@ char *read_file_max(const char *path, size_t max, size_t *len);
 /* read_file_max with READ_FILE_MAX. */
 #define READ_FILE_MAX ((size_t)256 << 20)
 char *read_file(const char *path, size_t *len);
+/* The running kernel's file of module mod ("/lib/modules/REL/kernel/...ko[.xz]",
+ * from modules.dep; "-" and "_" match each other), else NULL. Caller frees. */
+char *kmod_file(const char *mod);
 /* read() until len bytes or the end of the file (EINTR retried): the count
  * read, or -1 with errno. */
 ssize_t read_full(int fd, void *buf, size_t len);

@@ -82,6 +82,22 @@ grep -q "HINT: no first/last sample time" time.txt && fail "perf report --time: 
 grep -q "time slices: 50%/2" time.txt || { head time.txt; fail "perf report --time: no slice"; }
 ok "perf report --time 50%/2"
 
+# The kernel's maps as perf writes them: [kernel.kallsyms]_text from _text to
+# _etext and one map per module (its file, address and size). Without the
+# module maps perf names samples in modules [unknown] where it reads the
+# kernel through /proc/kcore (the guests).
+kmaps() { perf report -D -i "$1" 2>/dev/null | sed -n 's/.*PERF_RECORD_MMAP -1\/0: //p' | sort; }
+kmaps perf.data > kmaps.perf; kmaps ours.data > kmaps.ours
+[ -s kmaps.perf ] || fail "no kernel map in perf's file"
+cmp -s kmaps.perf kmaps.ours || { diff kmaps.perf kmaps.ours; fail "kernel maps not as perf writes them"; }
+nmod=$(grep -c '\.ko' kmaps.ours)
+if [ -s /proc/modules ]; then
+  [ "$nmod" -gt 0 ] || fail "no module maps, while modules are loaded"
+  ok "kernel maps as perf's: the kernel's text and $nmod modules"
+else
+  ok "kernel maps as perf's: the kernel's text (no modules here: the guests of scripts/test-kernels.sh have some)"
+fi
+
 # perf buildid-list: the kernel and the workload, with their build-ids.
 perf buildid-list -i ours.data > bids.txt 2>&1 || fail "perf buildid-list"
 kbid=$(perf buildid-list -k 2>/dev/null)

@@ -67,20 +67,89 @@ static void put_header(struct strbuf *b, uint32_t type, uint16_t misc)
 	sb_append_len(b, (const char *)&h, sizeof(h));
 }
 
+static int emit_kernel_map(struct synth *s, uint64_t start, uint64_t len, const char *name)
+{
+	struct strbuf b = { 0 };
+	uint32_t pid = (uint32_t)-1, tid = 0;
+	uint64_t pgoff = strcmp(name, "[kernel.kallsyms]_text") ? 0 : start;
+	put_header(&b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
+	sb_append_len(&b, (const char *)&pid, 4);
+	sb_append_len(&b, (const char *)&tid, 4);
+	sb_append_len(&b, (const char *)&start, 8);
+	sb_append_len(&b, (const char *)&len, 8);
+	sb_append_len(&b, (const char *)&pgoff, 8);
+	put_name(&b, name);
+	put_trailer(s, &b, pid, tid);
+	int r = emit_buf(s, &b);
+	sb_free(&b);
+	return r;
+}
+
+struct kmod_map {
+	uint64_t start, len;
+	char name[64];
+};
+
+static int kmod_cmp(const void *a, const void *b)
+{
+	const struct kmod_map *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* One MMAP per loaded module, as perf writes them: at its address, its size
+ * from /proc/modules, named by its file (modules.dep), else "[name]".
+ * Without them perf names samples in modules "[unknown]" where it reads the
+ * kernel through /proc/kcore. */
+static int synth_modules(struct synth *s)
+{
+	char *buf = read_file("/proc/modules", NULL);
+	struct kmod_map *mods = NULL;
+	size_t n = 0, cap = 0;
+	int err = 0;
+	if (!buf)
+		return 0;	/* no modules (or no /proc/modules): nothing to map */
+	char *save = NULL;
+	for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		struct kmod_map m = { 0 };
+		unsigned long long size, addr;
+		if (sscanf(l, "%63s %llu %*s %*s %*s %llx", m.name, &size, &addr) != 3 || !addr || !size)
+			continue;	/* addresses hidden (kptr_restrict): perf writes none either */
+		m.start = addr;
+		m.len = size;
+		ARRAY_GROW(mods, cap, n + 1);
+		mods[n++] = m;
+	}
+	free(buf);
+	if (n)
+		qsort(mods, n, sizeof(*mods), kmod_cmp);
+	for (size_t i = 0; i < n && !err; i++) {
+		char *file = kmod_file(mods[i].name);
+		char *name = file ? file : xasprintf("[%s]", mods[i].name);
+		err = emit_kernel_map(s, mods[i].start, mods[i].len, name);
+		free(name);
+	}
+	free(mods);
+	return err;
+}
+
 int synth_kernel_mmap(struct synth *s)
 {
-	/* The kernel text map, named like perf's "[kernel.kallsyms]_text". */
+	/* The kernel text map, named like perf's "[kernel.kallsyms]_text",
+	 * from _text to _etext as perf writes it (to the end of the address
+	 * space without _etext), then one map per module. */
 	FILE *f = fopen("/proc/kallsyms", "r");
-	uint64_t text = 0;
+	uint64_t text = 0, etext = 0;
 	if (f) {
 		char line[512];
-		while (fgets(line, sizeof(line), f)) {
+		while ((!text || !etext) && fgets(line, sizeof(line), f)) {
 			unsigned long long a;
 			char t, name[256];
-			if (sscanf(line, "%llx %c %255s", &a, &t, name) == 3 && !strcmp(name, "_text")) {
+			if (sscanf(line, "%llx %c %255s", &a, &t, name) != 3)
+				continue;
+			if (!strcmp(name, "_text"))
 				text = a;
-				break;
-			}
+			else if (!strcmp(name, "_etext"))
+				etext = a;
 		}
 		fclose(f);
 	}
@@ -89,20 +158,9 @@ int synth_kernel_mmap(struct synth *s)
 			     "may not resolve; run as root or set kernel.kptr_restrict=0");
 		return 0;
 	}
-	struct strbuf b = { 0 };
-	uint32_t pid = (uint32_t)-1, tid = 0;
-	uint64_t len = ~0ULL - text;
-	put_header(&b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
-	sb_append_len(&b, (const char *)&pid, 4);
-	sb_append_len(&b, (const char *)&tid, 4);
-	sb_append_len(&b, (const char *)&text, 8);
-	sb_append_len(&b, (const char *)&len, 8);
-	sb_append_len(&b, (const char *)&text, 8);
-	put_name(&b, "[kernel.kallsyms]_text");
-	put_trailer(s, &b, pid, tid);
-	int r = emit_buf(s, &b);
-	sb_free(&b);
-	return r;
+	uint64_t len = etext > text ? etext - text : ~0ULL - text;
+	int r = emit_kernel_map(s, text, len, "[kernel.kallsyms]_text");
+	return r ? r : synth_modules(s);
 }
 
 static int emit_comm(struct synth *s, struct strbuf *b, uint32_t pid, uint32_t tid, const char *comm)

@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #define BUILD_ID_SIZE_MISC (1u << 15)	/* PERF_RECORD_MISC_BUILD_ID_SIZE */
@@ -305,38 +304,6 @@ static char *readable_path(const struct hit_file *m, char *name)
 	return xstrdup(name);
 }
 
-/* The module's file from modules.dep ("kernel/fs/x.ko.xz: deps"), else NULL. */
-static char *module_path(const char *mod)
-{
-	struct utsname u;
-	if (uname(&u) != 0)
-		return NULL;
-	char *dep = xasprintf("/lib/modules/%s/modules.dep", u.release);
-	char *buf = read_file(dep, NULL);
-	char *found = NULL;
-	free(dep);
-	if (!buf)
-		return NULL;
-	char *save = NULL;
-	for (char *l = strtok_r(buf, "\n", &save); l && !found; l = strtok_r(NULL, "\n", &save)) {
-		char *colon = strchr(l, ':');
-		if (!colon)
-			continue;
-		*colon = '\0';
-		const char *base = strrchr(l, '/');
-		base = base ? base + 1 : l;
-		size_t n = strlen(mod), k;
-		for (k = 0; k < n && base[k]; k++)
-			if (!(base[k] == mod[k] || ((base[k] == '-' || base[k] == '_') &&
-						    (mod[k] == '-' || mod[k] == '_'))))
-				break;
-		if (k == n && !strncmp(base + n, ".ko", 3))
-			found = xasprintf("/lib/modules/%s/%s", u.release, l);
-	}
-	free(buf);
-	return found;
-}
-
 static bool compressed(const char *p)
 {
 	const char *dot = strrchr(p, '.');
@@ -380,7 +347,7 @@ void rec_hits_finish(struct recording *r)
 		free(notes);
 		if (!n)
 			continue;
-		char *path = module_path(h->mods[i].name);
+		char *path = kmod_file(h->mods[i].name);
 		char *shown = path ? xstrdup(path) : xasprintf("[%s]", h->mods[i].name);
 		put_build_id(&b, PERF_RECORD_MISC_KERNEL, id, n, shown);
 		nentries++;

@@ -278,8 +278,10 @@ static int oc_configure(void *ctx, struct recording *r)
 	oc->design = chosen;
 	oc->st.design = designs[chosen].name;
 	/* -v names the mechanism chosen, as every feature does */
-	pr_info("off-CPU: %s%s%s%s", designs[chosen].name, oc->why ? " (" : "", oc->why ? oc->why : "",
-		oc->why ? ")" : "");
+	if (oc->why)
+		pr_info("off-CPU: %s (%s)", designs[chosen].name, oc->why);
+	else
+		pr_info("off-CPU: %s", designs[chosen].name);
 	struct perf_event_attr a = {
 		.type = PERF_TYPE_SOFTWARE,
 		.config = PERF_COUNT_SW_BPF_OUTPUT,
