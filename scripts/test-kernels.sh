@@ -18,8 +18,8 @@
 # a text_poke after the patch was done, i.e. a stale translation of code
 # another CPU had changed. 6.1 locked up on both CPUs (soft lockups of 775 s
 # and more in perf and bpfperf-demo, both loading BPF programs). With one
-# CPU no code changes under a running CPU; the tests that need two
-# (test_record_cpu_wide, the 'cpu == 0' filter cases) run on the host.
+# CPU no code changes under a running CPU; the checks that need two (that
+# record -C 0 leaves CPU 1 out, the 'cpu == 0' filter cases) run on the host.
 # Prints one "kernel V: N passed, N failed, N skipped" line per kernel and
 # exits 0 only if every kernel ran and none failed; 2 if it cannot run at all
 # (no harness, no QEMU), before any kernel line.
