@@ -212,12 +212,16 @@ static int on_first_comm(void *ctx, const struct pd_record *r)
 	return 0;
 }
 
-/* HEADER_BUILD_ID: the build-ids of user files, for the maps that have none. */
+/* HEADER_BUILD_ID: the build-ids of user files, for the maps that have none,
+ * and the kernel's (a recording of another kernel takes its symbols from the
+ * build-id cache). */
 static void on_build_id(void *ctx, uint16_t misc, int32_t pid, const uint8_t *id, size_t idlen,
 			const char *name)
 {
 	(void)pid;
-	if ((misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER)
+	uint16_t mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	if (mode == PERF_RECORD_MISC_USER ||
+	    (mode == PERF_RECORD_MISC_KERNEL && !strcmp(name, "[kernel.kallsyms]")))
 		machine_build_id(ctx, name, id, idlen);
 }
 

@@ -807,11 +807,58 @@ static const char *shown_name(struct machine *m, const struct sym *s, bool deman
 }
 
 /* ---- resolve ---- */
+/* The recording's kernel build-id (HEADER_BUILD_ID of [kernel.kallsyms]) in
+ * hex when it is not the running kernel's; false when it is, or when either
+ * is unknown. The header's build-ids are all in before the first sample. */
+static bool other_kernel(const struct machine *m, char *hex)
+{
+	const struct hdr_bid *kb = NULL;
+	for (size_t i = 0; i < m->nhdr_bids && !kb; i++)
+		if (!strcmp(m->hdr_bids[i].path, "[kernel.kallsyms]"))
+			kb = &m->hdr_bids[i];
+	uint8_t run[64];
+	size_t rl = kb ? buildid_of_notes("/sys/kernel/notes", run, sizeof(run)) : 0;
+	if (!rl || (rl == kb->len && !memcmp(run, kb->id, rl)))
+		return false;
+	buildid_hex(kb->id, kb->len, hex);
+	return true;
+}
+
+/* A recording of another kernel: that kernel's kallsyms from the build-id
+ * cache (where record copies it), as perf reads it; without it no kernel
+ * symbols at all, said once, rather than the running kernel's wrong ones. */
+static void load_other_kallsyms(struct machine *m, const char *hex)
+{
+	bool hidden = false;
+	const char *dir = m->buildid_dir;
+	char *path = dir ? xasprintf("%s/[kernel.kallsyms]/%s/kallsyms", dir, hex) : NULL;
+	long n = path ? kallsyms_load(path, NULL, m->strs, &m->ksyms, &hidden) : -ENOENT;
+	if (n > 0)
+		pr_debug("%ld kernel text symbols from %s (the recorded kernel's: not the running one)",
+			 n, path);
+	else
+		m->ksyms_problem = xasprintf(
+			"the recording is of another kernel (build-id %s, not this one's) and its "
+			"symbols cannot be read from %s (%s): kernel addresses stay unresolved; report "
+			"where it was recorded, copy that machine's build-id cache here, or pass that "
+			"kernel's /proc/kallsyms with --kallsyms", hex,
+			path ? path : "the build-id cache (no HOME)",
+			n == 0 ? (hidden ? "its addresses are hidden" : "no symbols in it")
+			       : open_regular_strerror((int)n));
+	free(path);
+	__atomic_store_n(&m->ksyms_ready, true, __ATOMIC_RELEASE);
+}
+
 static void load_kallsyms(struct machine *m)
 {
 	m->ksyms_loaded = true;
 	bool hidden = false;
 	uint64_t t0 = now_ns();
+	char hex[2 * BUILDID_MAX + 1];
+	if (!m->kallsyms_given && other_kernel(m, hex)) {
+		load_other_kallsyms(m, hex);
+		return;
+	}
 	/* The running kernel's symbols: perf's build-id cache copy when it is
 	 * current (as cheap to read as a file), else /proc/kallsyms. */
 	char copy[4096];
