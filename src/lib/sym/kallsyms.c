@@ -403,10 +403,7 @@ long kallsyms_load_copy(const char *path, const char *modules, struct strtab *st
 	return hidden ? -ESTALE : n;
 }
 
-/* The address of _text (else _stext) among the first lines of a kallsyms
- * file: reading a few KiB of /proc/kallsyms costs little, the kernel formats
- * only what is read. 0 if not found. */
-static uint64_t text_address(const char *path)
+uint64_t kallsyms_text_address(const char *path)
 {
 	char buf[16384];
 	int fd = open_regular(path, KALLSYMS_MAX, NULL);
@@ -449,7 +446,7 @@ bool kallsyms_find_copy(const struct ksources *src, char *path, size_t len)
 	free(dir);
 	if (n < 0 || (size_t)n >= len || access(path, R_OK) != 0)
 		return false;
-	uint64_t live = text_address(proc), saved = text_address(path);
+	uint64_t live = kallsyms_text_address(proc), saved = kallsyms_text_address(path);
 	if (!live || live != saved) {
 		pr_debug("%s: kernel text at %#llx, running kernel's at %#llx: not used", path,
 			 (unsigned long long)saved, (unsigned long long)live);

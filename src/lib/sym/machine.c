@@ -144,6 +144,13 @@ struct machine {
 	bool ksyms_ready;	/* ksyms complete (atomic: set by the thread that loaded them) */
 	struct kmap *kmaps;
 	size_t nkmaps, capkmaps;
+	/* KASLR: _text in the recording (its [kernel.kallsyms]_text map, to
+	 * rec_text_end) and in the symbols read (ksyms_text). When they differ
+	 * (a recording of another boot, a kallsyms copy of one) the kernel's
+	 * addresses are looked up shifted by the difference, as perf relocates
+	 * its kallsyms by the map's reference symbol. Under kmaps_lock. */
+	uint64_t rec_text, rec_text_end, ksyms_text;
+	bool relocation_told;
 
 	struct bpf_range *bpf;
 	size_t nbpf, capbpf;
@@ -612,6 +619,14 @@ void machine_mmap(struct machine *m, int pid, int tid, uint64_t start, uint64_t 
 		filename = "";
 	uint64_t end = start + len < start ? UINT64_MAX : start + len;
 	if (kernel) {
+		if (!strcmp(filename, "[kernel.kallsyms]_text") && len) {
+			pthread_mutex_lock(&m->kmaps_lock);
+			if (!m->rec_text) {
+				m->rec_text = start;
+				m->rec_text_end = end;
+			}
+			pthread_mutex_unlock(&m->kmaps_lock);
+		}
 		if (strncmp(filename, "[kernel.kallsyms]", 17) == 0 || !len)
 			return;	/* the kernel itself: kallsyms covers it */
 		const char *dso = module_dso_name(m, filename);
@@ -807,6 +822,14 @@ static const char *shown_name(struct machine *m, const struct sym *s, bool deman
 }
 
 /* ---- resolve ---- */
+static void set_ksyms_text(struct machine *m, const char *path)
+{
+	uint64_t t = kallsyms_text_address(path);
+	pthread_mutex_lock(&m->kmaps_lock);
+	m->ksyms_text = t;
+	pthread_mutex_unlock(&m->kmaps_lock);
+}
+
 /* The recording's kernel build-id (HEADER_BUILD_ID of [kernel.kallsyms]) in
  * hex when it is not the running kernel's; false when it is, or when either
  * is unknown. The header's build-ids are all in before the first sample. */
@@ -833,6 +856,8 @@ static void load_other_kallsyms(struct machine *m, const char *hex)
 	const char *dir = m->buildid_dir;
 	char *path = dir ? xasprintf("%s/[kernel.kallsyms]/%s/kallsyms", dir, hex) : NULL;
 	long n = path ? kallsyms_load(path, NULL, m->strs, &m->ksyms, &hidden) : -ENOENT;
+	if (n > 0)
+		set_ksyms_text(m, path);
 	if (n > 0)
 		pr_debug("%ld kernel text symbols from %s (the recorded kernel's: not the running one)",
 			 n, path);
@@ -866,6 +891,7 @@ static void load_kallsyms(struct machine *m)
 	if (!m->kallsyms_given && kallsyms_find_copy(&src, copy, sizeof(copy))) {
 		long n = kallsyms_load_copy(copy, m->opts.modules, m->strs, &m->ksyms);
 		if (n > 0) {
+			set_ksyms_text(m, copy);
 			pr_debug("%ld kernel text symbols from %s (the running kernel's, saved by "
 				 "record) in %.1f ms", n, copy, (double)(now_ns() - t0) / 1e6);
 			__atomic_store_n(&m->ksyms_ready, true, __ATOMIC_RELEASE);
@@ -886,9 +912,11 @@ static void load_kallsyms(struct machine *m)
 					     "(kptr_restrict); kernel addresses stay unresolved (run "
 					     "as root or set /proc/sys/kernel/kptr_restrict to 0)",
 					     m->opts.kallsyms);
-	else
+	else {
+		set_ksyms_text(m, m->opts.kallsyms);
 		pr_debug("%ld kernel text symbols from %s in %.1f ms", n, m->opts.kallsyms,
 			 (double)(now_ns() - t0) / 1e6);
+	}
 	/* Complete (even if empty): the early stage may use ksyms from now on. */
 	__atomic_store_n(&m->ksyms_ready, true, __ATOMIC_RELEASE);
 }
@@ -933,6 +961,26 @@ static bool resolve_bpf(struct machine *m, uint64_t addr, struct resolved *out)
 	return true;
 }
 
+/* What to add to a recorded kernel text address to find it among the
+ * symbols read (0 when both have _text at the same place). */
+static uint64_t kernel_shift(struct machine *m, uint64_t addr)
+{
+	uint64_t shift = 0;
+	pthread_mutex_lock(&m->kmaps_lock);
+	if (m->rec_text && m->ksyms_text && m->rec_text != m->ksyms_text && addr >= m->rec_text &&
+	    addr < m->rec_text_end) {
+		shift = m->ksyms_text - m->rec_text;
+		if (!m->relocation_told) {
+			m->relocation_told = true;
+			pr_info("kernel text at %#llx in the recording, at %#llx in the symbols read "
+				"(another boot's KASLR offset): looked up relocated",
+				(unsigned long long)m->rec_text, (unsigned long long)m->ksyms_text);
+		}
+	}
+	pthread_mutex_unlock(&m->kmaps_lock);
+	return shift;
+}
+
 /* Kernel text from kallsyms and the kernel maps: touches only ksyms, the
  * given cache and (locked) kmaps and strs, so it may run on another thread
  * than the side-band with its own cache (see machine_resolve_late in
@@ -948,11 +996,12 @@ static void resolve_kernel(struct machine *m, struct rcache *cache, uint64_t add
 	if (!m->ksyms_loaded)
 		load_kallsyms(m);
 	struct resolved r = { .rel_addr = addr, .level = 'k' };
-	const struct sym *s = symtab_find(&m->ksyms, addr);
+	uint64_t shift = kernel_shift(m, addr);
+	const struct sym *s = symtab_find(&m->ksyms, addr + shift);
 	if (s) {
 		r.dso = s->aux;
 		r.sym = shown_name(m, s, false);
-		r.sym_start = s->start;
+		r.sym_start = s->start - shift;
 		r.found = true;
 	} else {
 		r.dso = m->s_kernel;

@@ -140,6 +140,11 @@ struct ksources {
  * into path and returns true. kallsyms_load_copy then checks the modules. */
 bool kallsyms_find_copy(const struct ksources *src, char *path, size_t len);
 
+/* The address of _text (else _stext) among the first lines of a kallsyms
+ * file: reading a few KiB of /proc/kallsyms costs little, the kernel formats
+ * only what is read. 0 if not found. */
+uint64_t kallsyms_text_address(const char *path);
+
 /* kallsyms_load for such a copy: leaves out what changes while the kernel
  * runs (BPF programs, ftrace/kprobe trampolines) and returns -ESTALE, with st
  * empty, when its modules are not those loaded now (by name and address in
