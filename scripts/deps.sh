@@ -4,7 +4,7 @@
 # --test adds the other tools the tests open our files in: hotspot's perfparser)
 set -e
 pkgs="build-essential pkg-config meson ninja-build clang llvm bpftool libbpf-dev
-      libelf-dev libdw-dev zlib1g-dev libcapstone-dev libtraceevent-dev libcmocka-dev linux-perf strace
+      libelf-dev libdw-dev zlib1g-dev libzstd-dev libcapstone-dev libtraceevent-dev libcmocka-dev linux-perf strace
       python3 iproute2"
 [ "${1:-}" = "--bench" ] && pkgs="$pkgs bpftrace hyperfine time g++"
 [ "${1:-}" = "--test" ] && pkgs="$pkgs hotspot"

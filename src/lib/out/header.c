@@ -586,6 +586,14 @@ static void print_feature(FILE *o, const struct pd_file *f, int id)
 			fprintf(o, "# clockid frequency: %" PRIu64 " MHz\n", res * 1000);
 		break;
 	}
+	case PD_FEAT_COMPRESSED: {	/* version, type (1: zstd), level, ratio, mmap_len */
+		get_u32(&c);
+		uint32_t type = get_u32(&c), level = get_u32(&c), ratio = get_u32(&c);
+		if (!c.bad)
+			fprintf(o, "# compressed : %s, level = %u, ratio = %u\n", type == 1 ? "Zstd" : "Unknown",
+				level, ratio);
+		break;
+	}
 	case PD_FEAT_DIR_FORMAT: {
 		uint64_t v = get_u64(&c);
 		if (!c.bad)

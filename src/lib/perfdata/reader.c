@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <zstd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,13 @@ struct pd_file {
 	bool indexed;
 	int id_pos;	/* index (in u64) of the id in a sample, -1 if none */
 	int id_rpos;	/* index from the end of a sample_id trailer, -1 if none */
+	/* perf record -z: buf is the file up to its data, then the data with
+	 * each COMPRESSED record replaced by the records it holds; the file
+	 * itself (features point into it) stays at file_buf */
+	const uint8_t *file_buf;
+	size_t file_len;
+	uint64_t file_data_size;
+	uint8_t *inflated;
 };
 
 static void seterr(char *err, size_t errlen, const char *fmt, ...)
@@ -370,6 +378,92 @@ static int open_pipe_mode(struct pd_file *f, char *err, size_t errlen)
 	return 0;
 }
 
+/* perf record -z writes the ring buffers' records as one zstd stream cut
+ * into COMPRESSED records (a frame may span several); other records (the
+ * synthesized ones, FINISHED_ROUND) stay as they are between them. Builds
+ * the data section perf sees: each COMPRESSED record replaced, in place, by
+ * what it decompresses to. A file without one is left alone. */
+#define INFLATE_MAX (64ull << 30)	/* a decompression bomb stops here */
+static int inflate_data(struct pd_file *f, char *err, size_t errlen)
+{
+	uint64_t start = f->data_off, end = f->data_off + f->data_size, off;
+	struct perf_event_header hdr;
+	for (off = start; end - off >= sizeof(hdr); off += hdr.size) {
+		memcpy(&hdr, f->buf + off, sizeof(hdr));
+		if (hdr.size < sizeof(hdr) || hdr.size > end - off || hdr.type == PD_RECORD_COMPRESSED)
+			break;
+	}
+	if (end - off < sizeof(hdr) || hdr.type != PD_RECORD_COMPRESSED)
+		return 0;	/* none (a bad record is pd_index's to report) */
+	ZSTD_DStream *zs = ZSTD_createDStream();
+	if (!zs || ZSTD_isError(ZSTD_initDStream(zs))) {
+		ZSTD_freeDStream(zs);
+		seterr(err, errlen, "cannot start zstd decompression of the COMPRESSED records");
+		return -ENOMEM;
+	}
+	size_t cap = start + 2 * f->data_size + ZSTD_DStreamOutSize(), len = start;
+	uint8_t *out = xmalloc(cap);
+	memcpy(out, f->buf, start);
+	int ret = 0;
+	for (off = start; off < end; off += hdr.size) {
+		if (end - off < sizeof(hdr))
+			break;
+		memcpy(&hdr, f->buf + off, sizeof(hdr));
+		if (hdr.size < sizeof(hdr) || hdr.size > end - off)
+			break;	/* copied as it is below: pd_index reports it */
+		if (hdr.type != PD_RECORD_COMPRESSED) {
+			ARRAY_GROW(out, cap, len + hdr.size);
+			memcpy(out + len, f->buf + off, hdr.size);
+			len += hdr.size;
+			continue;
+		}
+		ZSTD_inBuffer in = { f->buf + off + sizeof(hdr), hdr.size - sizeof(hdr), 0 };
+		while (in.pos < in.size) {
+			ARRAY_GROW(out, cap, len + ZSTD_DStreamOutSize());
+			ZSTD_outBuffer o = { out + len, cap - len, 0 };
+			size_t before = in.pos, r = ZSTD_decompressStream(zs, &o, &in);
+			if (ZSTD_isError(r)) {
+				seterr(err, errlen, "COMPRESSED record at offset %llu: %s (corrupt file)",
+				       (unsigned long long)off, ZSTD_getErrorName(r));
+				ret = -EINVAL;
+				goto out;
+			}
+			len += o.pos;
+			if (len - start > INFLATE_MAX) {
+				seterr(err, errlen, "COMPRESSED records decompress to more than %llu GiB: "
+				       "corrupt file or not one to read whole", INFLATE_MAX >> 30);
+				ret = -EFBIG;
+				goto out;
+			}
+			if (!o.pos && in.pos == before) {
+				seterr(err, errlen, "COMPRESSED record at offset %llu: zstd made no "
+				       "progress (corrupt file)", (unsigned long long)off);
+				ret = -EINVAL;
+				goto out;
+			}
+		}
+	}
+	if (off < end) {	/* a bad record and what follows: as they are */
+		ARRAY_GROW(out, cap, len + (end - off));
+		memcpy(out + len, f->buf + off, end - off);
+		len += end - off;
+	}
+	pr_debug("perf record -z data: %llu bytes decompress to %llu",
+		 (unsigned long long)f->data_size, (unsigned long long)(len - start));
+	f->file_buf = f->buf;
+	f->file_len = f->len;
+	f->file_data_size = f->data_size;
+	f->inflated = out;
+	f->buf = out;
+	f->len = len;
+	f->data_size = len - start;
+	out = NULL;
+out:
+	free(out);
+	ZSTD_freeDStream(zs);
+	return ret;
+}
+
 static struct pd_file *open_common(struct pd_file *f, char *err, size_t errlen)
 {
 	uint64_t magic, size;
@@ -389,8 +483,19 @@ static struct pd_file *open_common(struct pd_file *f, char *err, size_t errlen)
 		       "old PERFFILE v1 files are not supported either)");
 		goto fail;
 	}
-	int r = size == 16 ? (f->pipe = true, open_pipe_mode(f, err, errlen))
-			   : open_file_mode(f, err, errlen);
+	int r;
+	if (size == 16) {	/* pipe mode: header records in the stream, which may be compressed */
+		f->pipe = true;
+		f->data_off = 16;
+		f->data_size = f->len - 16;
+		r = inflate_data(f, err, errlen);
+		if (r >= 0)
+			r = open_pipe_mode(f, err, errlen);
+	} else {
+		r = open_file_mode(f, err, errlen);
+		if (r >= 0)
+			r = inflate_data(f, err, errlen);
+	}
 	if (r < 0)
 		goto fail;
 	return f;
@@ -550,8 +655,9 @@ void pd_close(struct pd_file *f)
 	if (!f)
 		return;
 	if (f->mapped)
-		munmap((void *)f->buf, f->len);
+		munmap((void *)(f->file_buf ? f->file_buf : f->buf), f->file_buf ? f->file_len : f->len);
 	free(f->owned);
+	free(f->inflated);
 	for (size_t i = 0; i < f->nevents; i++) {
 		free(f->events[i].name);
 		free(f->events[i].ids);
@@ -570,7 +676,7 @@ void pd_layout(const struct pd_file *f, uint64_t *data_off, uint64_t *data_size,
 	       uint64_t *feat_off)
 {
 	*data_off = f->data_off;
-	*data_size = f->data_size;
+	*data_size = f->inflated ? f->file_data_size : f->data_size;
 	*feat_off = f->pipe ? 0 : f->feat_off;
 }
 
@@ -846,10 +952,9 @@ int pd_index(struct pd_file *f, char *err, size_t errlen)
 			ret = -EINVAL;
 			goto out;
 		}
-		if (hdr.type == PD_RECORD_COMPRESSED) {
-			seterr(err, errlen, "COMPRESSED record at offset %llu: compressed perf.data "
-			       "(perf record -z) is not supported; record without -z",
-			       (unsigned long long)off);
+		if (hdr.type == PD_RECORD_COMPRESSED) {	/* inflate_data replaced them all */
+			seterr(err, errlen, "COMPRESSED record at offset %llu inside compressed data: "
+			       "corrupt file", (unsigned long long)off);
 			ret = -EINVAL;
 			goto out;
 		}
