@@ -22,7 +22,7 @@ secs=${2:-60}
 mkdir -p build-fuzz/obj "build-fuzz/corpus-$name"
 cflags="-g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
   -D_GNU_SOURCE -DBPFPERF_VERSION=\"fuzz\" -Isrc -Isrc/lib -Isrc/bpf -Isrc/bpf/include
-  -Ibuild/src/bpf -Itests/fuzz $(pkg-config --cflags libbpf libelf libdw capstone zlib liblzma)"
+  -Ibuild/src/bpf -Itests/fuzz $(pkg-config --cflags libbpf libelf libdw capstone zlib liblzma libzstd libtraceevent)"
 newest_header=$(ls -t src/lib/*.h src/lib/*/*.h src/bpf/*.h build/src/bpf/*.h | head -1)
 objs=""
 for src in src/lib/*.c src/lib/*/*.c; do
@@ -39,7 +39,7 @@ for e in tests/fuzz/"${name}"_*.c; do
 done
 # shellcheck disable=SC2086
 clang $cflags -fsanitize=fuzzer "tests/fuzz/fuzz_$name.c" $extra $objs \
-  $(pkg-config --libs libbpf libelf libdw capstone zlib liblzma) -lstdc++ -lm \
+  $(pkg-config --libs libbpf libelf libdw capstone zlib liblzma libzstd libtraceevent) -lstdc++ -lm \
   -o "build-fuzz/fuzz_$name"
 cd build-fuzz
 if [ "$secs" = merge ]; then
