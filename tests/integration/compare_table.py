@@ -20,9 +20,10 @@ kernel and its modules); we name the module ([9pnet]), as perf does
 without kcore. Both sides are compared with module names folded into
 [kernel.kallsyms] (rows that become the same key are summed). Only where
 modules are loaded (/proc/modules): the CI host has none, the guests do.
-Where a module's code is in the table, column widths are not compared: perf
-sizes its Symbol column by a module symbol's kallsyms line "name\t[module]"
-(it cuts the name at the tab for kcore but keeps the longer length)."""
+Where a module's code is in the table (a module's name, or a symbol of a
+module in any column), column widths are not compared: perf sizes its
+symbol columns by a module symbol's kallsyms line "name\t[module]" (it cuts
+the name at the tab for kcore but keeps the longer length)."""
 import re
 import sys
 
@@ -36,6 +37,14 @@ MODULES = load_modules()
 MODRE = re.compile(r'\[([A-Za-z0-9_-]+)\]')
 
 FOLDED = []	# a module name was folded: widths are not comparable
+
+def load_module_symbols():
+    if not MODULES:
+        return set()
+    try:
+        return {l.split()[2] for l in open('/proc/kallsyms') if '\t[' in l}
+    except (OSError, IndexError):
+        return set()
 
 def fold(text):
     if not MODULES:
@@ -104,6 +113,10 @@ def main():
     ph, pr, pg, ps = parse(files[0], ign)
     oh, orow, og, os_ = parse(files[1], ign)
     bad = []
+    if ph != oh and MODULES and not FOLDED:	# (read only then: kallsyms is large)
+        modsyms = load_module_symbols()
+        if any(t in modsyms for rows in (pr, orow) for k in rows for t in k.split()):
+            FOLDED.append('a module symbol')
     if ps or os_ or opt['--loose-header'] or FOLDED:
         ph, oh = loose(ph), loose(oh)
     if ph != oh:
