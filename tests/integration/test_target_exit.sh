@@ -55,7 +55,8 @@ watch() {
   fi
   echo "$name: stopped $lag ms after the target's exit; CPU while waiting: $((c1 - c0)) ticks in $((w1 - w0)) ms ($cpu_pct%)"
   [ $lag -le $limit ] || fail "$name: stopped $lag ms after the target's exit (limit $limit)"
-  awk -v p="$cpu_pct" 'BEGIN { exit !(p < 5) }' || fail "$name: $cpu_pct% of a CPU while waiting (limit 5%)"
+  awk -v p="$cpu_pct" -v l="$cpu_limit" 'BEGIN { exit !(p < l) }' ||
+    fail "$name: $cpu_pct% of a CPU while waiting (limit $cpu_limit%)"
 }
 
 # The limit: a second, plus what a whole record of 'true' takes on this
@@ -64,7 +65,12 @@ watch() {
 b0=$(now_ms)
 "$BPFPERF" record -o base.data -- true 2>/dev/null || fail "record -- true"
 limit=$(( 1000 + $(now_ms) - b0 ))
-echo "limit: $limit ms"
+# CPU while the target runs: under 5% here; where a whole record of 'true'
+# takes over a second (an emulated CPU, 10-50x slower) reading the demo's
+# 4000 samples a second costs more, and 35% still tells a tool that spins
+# (100%) from one that waits
+cpu_limit=5; [ $limit -gt 2000 ] && cpu_limit=35
+echo "limit: $limit ms, CPU while waiting under $cpu_limit%"
 
 # record -p: a zombie target
 start_target 2

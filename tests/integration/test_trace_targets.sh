@@ -25,11 +25,17 @@ if grep -v "/$loop " "$TMP/p.txt" | grep -q .; then fail "-p traced another proc
 ok "-p PID"
 
 # -a: a workload started after tracing began is seen; bpfperf itself is not.
-timeout --preserve-status -s INT 3 "$BPFPERF" trace -a -s --json -o "$TMP/a.json" &
+# The workload starts once -v says "tracing started" (attaching takes
+# seconds on an emulated CPU), then ^C.
+"$BPFPERF" -v trace -a -s --json -o "$TMP/a.json" 2>"$TMP/a.err" &
 tr=$!
-sleep 1.2
+i=0
+while [ $i -lt 300 ] && ! grep -q "tracing started" "$TMP/a.err"; do sleep 0.1; i=$((i + 1)); done
+grep -q "tracing started" "$TMP/a.err" || { kill -INT $tr; cat "$TMP/a.err"; fail "trace -a did not start in 30 s"; }
 for i in 1 2 3; do cat /nonexistent_bpfperf_all 2>/dev/null; done
-wait $tr || fail "trace -a exited $?"
+sleep 0.3
+kill -INT $tr
+wait $tr || { cat "$TMP/a.err"; fail "trace -a exited $?"; }
 python3 - "$TMP/a.json" "$tr" <<'PY' || fail "-a summary wrong"
 import json, sys
 d = json.load(open(sys.argv[1]))
