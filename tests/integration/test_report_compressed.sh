@@ -11,15 +11,43 @@ need_cmd python3
 cd "$TMP"
 CMP="python3 $SRC/tests/integration/compare_table.py"
 IGN='\[unknown\]'
-perf_rec -z -g -e cpu-clock -o z.data -- "$DEMO" 1 || fail "perf record -z"
-grep -q "compressed" "$TMP/perf_rec.err" || { cat "$TMP/perf_rec.err"; fail "perf record -z did not compress"; }
 P="perf --buildid-dir $TMP/bid"
-for v in "--no-children" "--children" "--no-children -s dso,sym" "--no-children -s pid,comm"; do
+# zrec FILE ARGS: perf record -z ARGS to FILE (- : a pipe stream) until perf
+# report reads what it wrote: perf 6.1 aborts now and then (stack smashing
+# in its build-id code, on BPF program info) or prints nothing for its own
+# -z file; three tries
+zrec() {
+  out=$1; shift
+  for i in 1 2 3; do
+    if [ "$out" = - ]; then $P record -z -o - "$@" 2>"$TMP/zrec.err" > pipe.data; src=pipe.data
+    else $P record -z -o "$out" "$@" >/dev/null 2>"$TMP/zrec.err"; src=$out; fi
+    [ $? = 0 ] && $P report -i "$src" --stdio --no-children 2>/dev/null | grep -q '%' && return 0
+  done
+  echo "perf record -z $* or its report failed three times:"; tail -3 "$TMP/zrec.err"
+  return 1
+}
+zrec z.data -g -e cpu-clock -- "$DEMO" 1 || fail "perf record -z"
+# zcmp WHAT: p.txt (perf's) against o.txt (ours). perf 6.1 leaves the demo's
+# BPF program unnamed ([unknown] addresses) in some of its -z recordings,
+# file or pipe; we name it from the KSYMBOL record always. Where perf did
+# not, the program's lines are left out of the comparison.
+zcmp() {
+  grep -q "bpf_prog_[0-9a-f]*_demo_bpf_mix" o.txt || { cat o.txt; fail "$1: the BPF program is not named"; }
+  ign=$IGN note=""
+  grep -q "bpf_prog_[0-9a-f]*_demo_bpf_mix" p.txt || { ign='bpf_prog|\[unknown\]'; note=", perf left the BPF program unnamed"; }
+  $CMP p.txt o.txt --ignore "$ign" > cmp.txt || { cat cmp.txt; fail "$1: not as perf"; }
+  echo "$(cat cmp.txt)$note" > cmp.txt
+}
+for v in "--no-children" "--children" "--no-children -s dso,sym"; do
   $P report -i z.data --stdio $v > p.txt 2>/dev/null || fail "perf report $v"
   "$BPFPERF" report -i z.data $v > o.txt 2> o.err || { cat o.err; fail "report $v of a -z file"; }
-  $CMP p.txt o.txt --ignore "$IGN" > cmp.txt || { cat cmp.txt; fail "-z file, $v: not as perf"; }
+  zcmp "-z file, $v"
   ok "-z file, report $v: as perf ($(cat cmp.txt))"
 done
+$P report -i z.data --stdio --no-children -s pid,comm > p.txt 2>/dev/null || fail "perf report -s pid,comm"
+"$BPFPERF" report -i z.data --no-children -s pid,comm > o.txt 2> o.err || { cat o.err; fail "report -s pid,comm of a -z file"; }
+$CMP p.txt o.txt > cmp.txt || { cat cmp.txt; fail "-z file, -s pid,comm: not as perf"; }
+ok "-z file, report -s pid,comm: as perf ($(cat cmp.txt))"
 # what the comparison is about: the demo's three phases are there
 "$BPFPERF" report -i z.data --no-children > o.txt
 for s in demo_hot_user_function read_zero bpf_prog_; do
@@ -54,8 +82,7 @@ PY
 expect_fail "corrupt -z payload" "COMPRESSED record at offset [0-9]*: .*corrupt file" "$BPFPERF" report -i bad.data
 # perf record -z -o - (pipe mode): compressed records in the stream, read
 # from a file and from standard input as perf reads them
-perf --buildid-dir "$TMP/bid" record -z -e cpu-clock -o - -- "$DEMO" 0.5 2>/dev/null > pipe.data ||
-  fail "perf record -z -o -"
+zrec - -e cpu-clock -- "$DEMO" 0.5 || fail "perf record -z -o -"
 python3 -c 'import struct,sys
 d=open("pipe.data","rb").read(); off=16
 while off+8<=len(d):
@@ -66,7 +93,7 @@ while off+8<=len(d):
 sys.exit(1)' || fail "perf wrote no COMPRESSED record to the pipe"
 $P report -i pipe.data --stdio --no-children > p.txt 2>/dev/null || fail "perf report of the -z pipe stream"
 "$BPFPERF" report -i pipe.data --no-children > o.txt 2> o.err || { cat o.err; fail "report of a -z pipe stream"; }
-$CMP p.txt o.txt --ignore "$IGN" > cmp.txt || { cat cmp.txt; fail "-z pipe stream: not as perf"; }
+zcmp "-z pipe stream"
 "$BPFPERF" report -i - --no-children < pipe.data > o2.txt 2> o.err || { cat o.err; fail "report -i - of a -z pipe stream"; }
 cmp -s o.txt o2.txt || { diff o.txt o2.txt | head; fail "-z pipe stream: standard input read otherwise than the file"; }
 grep -q demo_hot_user_function o.txt || { cat o.txt; fail "-z pipe stream: the demo's user phase is missing"; }

@@ -418,7 +418,9 @@ static int inflate_data(struct pd_file *f, char *err, size_t errlen)
 			continue;
 		}
 		ZSTD_inBuffer in = { f->buf + off + sizeof(hdr), hdr.size - sizeof(hdr), 0 };
-		while (in.pos < in.size) {
+		/* until the input is consumed and zstd has output all it holds
+		 * (a full output buffer may leave some in it) */
+		for (bool full = true; in.pos < in.size || full;) {
 			ARRAY_GROW(out, cap, len + ZSTD_DStreamOutSize());
 			ZSTD_outBuffer o = { out + len, cap - len, 0 };
 			size_t before = in.pos, r = ZSTD_decompressStream(zs, &o, &in);
@@ -429,13 +431,14 @@ static int inflate_data(struct pd_file *f, char *err, size_t errlen)
 				goto out;
 			}
 			len += o.pos;
+			full = o.pos == o.size;
 			if (len - start > INFLATE_MAX) {
 				seterr(err, errlen, "COMPRESSED records decompress to more than %llu GiB: "
 				       "corrupt file or not one to read whole", INFLATE_MAX >> 30);
 				ret = -EFBIG;
 				goto out;
 			}
-			if (!o.pos && in.pos == before) {
+			if (!o.pos && in.pos == before && in.pos < in.size) {
 				seterr(err, errlen, "COMPRESSED record at offset %llu: zstd made no "
 				       "progress (corrupt file)", (unsigned long long)off);
 				ret = -EINVAL;
