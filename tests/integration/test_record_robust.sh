@@ -8,7 +8,11 @@ need_cmd perf linux-perf
 cd "$TMP"
 "$BPFPERF" record -o k.data -- "$DEMO" 3 >/dev/null 2>&1 &
 rp=$!
-sleep 1.5
+# killed a second into the workload (its start takes seconds on an emulated
+# CPU: a 6.12 guest's recorder had not started it after 1.5 s)
+i=0
+while [ $i -lt 300 ] && ! pgrep -x bpfperf-demo >/dev/null; do sleep 0.1; i=$((i + 1)); done
+sleep 1
 kill -9 $rp
 wait $rp 2>/dev/null
 pkill -f "bpfperf-demo 3" 2>/dev/null

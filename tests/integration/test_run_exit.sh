@@ -24,8 +24,16 @@ grep -q -- -1 "$TMP/async" "$TMP/sync" && fail "bpfperf run -- /bin/true failed"
 a=$(fastest <"$TMP/async") s=$(fastest <"$TMP/sync")
 echo "fastest exec-to-exit: $((a / 1000)) ms (detach in a child), $((s / 1000)) ms (detach in the process)"
 [ "$s" -gt 25000 ] || skip "detaching takes no measurable time on this kernel ($((s / 1000)) ms)"
-[ "$a" -lt $((s - 15000)) ] || fail "exit not faster with the background detach: $((a / 1000)) ms vs $((s / 1000)) ms"
-ok "exit after the command: $((a / 1000)) ms instead of $((s / 1000)) ms"
+if [ "$(nproc)" -lt 2 ]; then
+  # one CPU (the QEMU guests): the exiting process and its detaching child
+  # take turns on it; the gain was 35-52 ms in 4 guest runs and 4 ms in one
+  # whose host was loaded: not slower here, faster on the host
+  [ "$a" -lt $((s + 15000)) ] || fail "exit slower with the background detach: $((a / 1000)) ms vs $((s / 1000)) ms"
+  ok "exit after the command: $((a / 1000)) ms against $((s / 1000)) ms in-process (one CPU: not slower; the gain is checked on the host)"
+else
+  [ "$a" -lt $((s - 15000)) ] || fail "exit not faster with the background detach: $((a / 1000)) ms vs $((s / 1000)) ms"
+  ok "exit after the command: $((a / 1000)) ms instead of $((s / 1000)) ms"
+fi
 # same dump either way (other processes may write to fd 1 meanwhile: compare
 # the dump's shape, not its counts); stdout closed at exit (a pipe reader is
 # not kept waiting)
