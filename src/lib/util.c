@@ -508,34 +508,70 @@ bool parse_duration(const char *s, double min, double max, bool zero_ok, double 
 	return true;
 }
 
-/* The module's file from modules.dep ("kernel/fs/x.ko.xz: deps"), else NULL. */
-char *kmod_file(const char *mod)
+static int kmod_cmp(const void *a, const void *b)
+{
+	const struct kmod_range *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+size_t kmods_read(const char *path, struct kmod_range **out)
+{
+	*out = NULL;
+	char *buf = path ? read_file(path, NULL) : NULL;
+	if (!buf)
+		return 0;
+	size_t n = 0, cap = 0;
+	char *save = NULL;
+	for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		struct kmod_range m;
+		unsigned long long size, addr;
+		if (sscanf(l, "%255s %llu %*s %*s %*s %llx", m.name, &size, &addr) != 3 || !addr ||
+		    addr + size < addr)
+			continue;
+		m.start = addr;
+		m.end = addr + size;
+		ARRAY_GROW(*out, cap, n + 1);
+		(*out)[n++] = m;
+	}
+	free(buf);
+	if (n)
+		qsort(*out, n, sizeof(**out), kmod_cmp);
+	return n;
+}
+
+/* modules.dep's file name base ("x-y.ko.xz") is module mod ("x_y")? */
+static bool dep_is(const char *base, const char *mod)
+{
+	size_t n = strlen(mod), k;
+	for (k = 0; k < n && base[k]; k++)
+		if (!(base[k] == mod[k] || ((base[k] == '-' || base[k] == '_') && (mod[k] == '-' || mod[k] == '_'))))
+			return false;
+	return k == n && !strncmp(base + n, ".ko", 3);
+}
+
+void kmod_files(const struct kmod_range *mods, size_t n, char **files)
 {
 	struct utsname u;
-	if (uname(&u) != 0)
-		return NULL;
+	for (size_t i = 0; i < n; i++)
+		files[i] = NULL;
+	if (!n || uname(&u) != 0)
+		return;
 	char *dep = xasprintf("/lib/modules/%s/modules.dep", u.release);
 	char *buf = read_file(dep, NULL);
-	char *found = NULL;
 	free(dep);
 	if (!buf)
-		return NULL;
-	char *save = NULL;
-	for (char *l = strtok_r(buf, "\n", &save); l && !found; l = strtok_r(NULL, "\n", &save)) {
+		return;
+	char *save = NULL;	/* lines "kernel/fs/x.ko.xz: deps" */
+	for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		char *colon = strchr(l, ':');
 		if (!colon)
 			continue;
 		*colon = '\0';
 		const char *base = strrchr(l, '/');
 		base = base ? base + 1 : l;
-		size_t n = strlen(mod), k;
-		for (k = 0; k < n && base[k]; k++)
-			if (!(base[k] == mod[k] || ((base[k] == '-' || base[k] == '_') &&
-						    (mod[k] == '-' || mod[k] == '_'))))
-				break;
-		if (k == n && !strncmp(base + n, ".ko", 3))
-			found = xasprintf("/lib/modules/%s/%s", u.release, l);
+		for (size_t i = 0; i < n; i++)
+			if (!files[i] && dep_is(base, mods[i].name))
+				files[i] = xasprintf("/lib/modules/%s/%s", u.release, l);
 	}
 	free(buf);
-	return found;
 }

@@ -61,9 +61,20 @@ char *read_file_max(const char *path, size_t max, size_t *len);
 /* read_file_max with READ_FILE_MAX. */
 #define READ_FILE_MAX ((size_t)256 << 20)
 char *read_file(const char *path, size_t *len);
-/* The running kernel's file of module mod ("/lib/modules/REL/kernel/...ko[.xz]",
- * from modules.dep; "-" and "_" match each other), else NULL. Caller frees. */
-char *kmod_file(const char *mod);
+/* A loaded kernel module, as /proc/modules lists it ("name size refcount
+ * deps state 0xaddr [taints]"). */
+struct kmod_range {
+	char name[256];
+	uint64_t start, end;
+};
+/* The modules of a /proc/modules-format file (NULL: none), sorted by
+ * address; those whose address is hidden (0: kptr_restrict) or wraps are
+ * left out. Their count; *out malloc'd, NULL when none. */
+size_t kmods_read(const char *path, struct kmod_range **out);
+/* Each module's file in the running kernel's modules.dep, read once for all
+ * ("/lib/modules/REL/kernel/...ko[.xz]"; "-" and "_" match each other):
+ * files[i] malloc'd, or NULL where there is none. */
+void kmod_files(const struct kmod_range *mods, size_t n, char **files);
 /* read() until len bytes or the end of the file (EINTR retried): the count
  * read, or -1 with errno. */
 ssize_t read_full(int fd, void *buf, size_t len);

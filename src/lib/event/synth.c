@@ -85,49 +85,25 @@ static int emit_kernel_map(struct synth *s, uint64_t start, uint64_t len, const 
 	return r;
 }
 
-struct kmod_map {
-	uint64_t start, len;
-	char name[64];
-};
-
-static int kmod_cmp(const void *a, const void *b)
-{
-	const struct kmod_map *x = a, *y = b;
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
 /* One MMAP per loaded module, as perf writes them: at its address, its size
  * from /proc/modules, named by its file (modules.dep), else "[name]".
  * Without them perf names samples in modules "[unknown]" where it reads the
- * kernel through /proc/kcore. */
+ * kernel through /proc/kcore. Modules whose addresses are hidden
+ * (kptr_restrict) get none, as from perf. */
 static int synth_modules(struct synth *s)
 {
-	char *buf = read_file("/proc/modules", NULL);
-	struct kmod_map *mods = NULL;
-	size_t n = 0, cap = 0;
+	struct kmod_range *mods;
+	size_t n = kmods_read("/proc/modules", &mods);
+	char **files = xcalloc(n ? n : 1, sizeof(*files));
 	int err = 0;
-	if (!buf)
-		return 0;	/* no modules (or no /proc/modules): nothing to map */
-	char *save = NULL;
-	for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		struct kmod_map m = { 0 };
-		unsigned long long size, addr;
-		if (sscanf(l, "%63s %llu %*s %*s %*s %llx", m.name, &size, &addr) != 3 || !addr || !size)
-			continue;	/* addresses hidden (kptr_restrict): perf writes none either */
-		m.start = addr;
-		m.len = size;
-		ARRAY_GROW(mods, cap, n + 1);
-		mods[n++] = m;
-	}
-	free(buf);
-	if (n)
-		qsort(mods, n, sizeof(*mods), kmod_cmp);
-	for (size_t i = 0; i < n && !err; i++) {
-		char *file = kmod_file(mods[i].name);
-		char *name = file ? file : xasprintf("[%s]", mods[i].name);
-		err = emit_kernel_map(s, mods[i].start, mods[i].len, name);
+	kmod_files(mods, n, files);
+	for (size_t i = 0; i < n; i++) {
+		char *name = files[i] ? files[i] : xasprintf("[%s]", mods[i].name);
+		if (!err && mods[i].end > mods[i].start)
+			err = emit_kernel_map(s, mods[i].start, mods[i].end - mods[i].start, name);
 		free(name);
 	}
+	free(files);
 	free(mods);
 	return err;
 }

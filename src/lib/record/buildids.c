@@ -43,12 +43,6 @@ struct hit_map {
 
 #define FILE_BUCKETS 4096
 
-struct hit_module {
-	uint64_t start, end;
-	char name[64];
-	bool hit;
-};
-
 struct rec_hits {
 	struct hit_file *files;
 	size_t nfiles, capfiles;
@@ -59,47 +53,18 @@ struct rec_hits {
 	size_t nforks, capforks;
 	uint32_t *pids;		/* open addressing, 0 = empty */
 	size_t npids, cappids;
-	struct hit_module *mods;	/* sorted by start */
+	struct kmod_range *mods;	/* /proc/modules, sorted by start */
+	bool *mod_hit;		/* per module: a kernel sample in it */
 	size_t nmods;
 	uint64_t first_time, last_time;
 	bool any_time;
 };
 
-static int cmp_mod(const void *a, const void *b)
-{
-	const struct hit_module *x = a, *y = b;
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-/* Module ranges from /proc/modules: "name size refs deps state 0xaddr". */
-static void read_modules(struct rec_hits *h)
-{
-	char *buf = read_file("/proc/modules", NULL);
-	if (!buf)
-		return;
-	size_t cap = 0;
-	char *save = NULL;
-	for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		char name[64];
-		unsigned long long size, addr;
-		if (sscanf(l, "%63s %llu %*s %*s %*s %llx", name, &size, &addr) != 3 || !addr)
-			continue;
-		ARRAY_GROW(h->mods, cap, h->nmods + 1);
-		struct hit_module *m = &h->mods[h->nmods++];
-		memset(m, 0, sizeof(*m));
-		snprintf(m->name, sizeof(m->name), "%s", name);
-		m->start = addr;
-		m->end = addr + size;
-	}
-	free(buf);
-	if (h->nmods)
-		qsort(h->mods, h->nmods, sizeof(*h->mods), cmp_mod);
-}
-
 void rec_hits_init(struct recording *r)
 {
 	r->hits = xcalloc(1, sizeof(*r->hits));
-	read_modules(r->hits);
+	r->hits->nmods = kmods_read("/proc/modules", &r->hits->mods);
+	r->hits->mod_hit = xcalloc(r->hits->nmods ? r->hits->nmods : 1, sizeof(bool));
 }
 
 static void pid_add(struct rec_hits *h, uint32_t pid)
@@ -165,7 +130,7 @@ void rec_hits_sample(struct recording *r, const struct rec_sample_head *s)
 				hi = mid;
 		}
 		if (s->ip < h->mods[lo].end)
-			h->mods[lo].hit = true;
+			h->mod_hit[lo] = true;
 	}
 }
 
@@ -339,23 +304,31 @@ void rec_hits_finish(struct recording *r)
 				  !kallsyms_current);
 		nentries++;
 	}
+	char **files = xcalloc(h->nmods ? h->nmods : 1, sizeof(*files));
+	bool any_hit = false;
+	for (size_t i = 0; i < h->nmods; i++)
+		any_hit |= h->mod_hit[i];
+	if (any_hit)
+		kmod_files(h->mods, h->nmods, files);	/* one read of modules.dep */
 	for (size_t i = 0; i < h->nmods; i++) {
-		if (!h->mods[i].hit)
+		if (!h->mod_hit[i])
 			continue;
 		char *notes = xasprintf("/sys/module/%s/notes/.note.gnu.build-id", h->mods[i].name);
 		n = buildid_of_notes(notes, id, sizeof(id));
 		free(notes);
 		if (!n)
 			continue;
-		char *path = kmod_file(h->mods[i].name);
+		const char *path = files[i];
 		char *shown = path ? xstrdup(path) : xasprintf("[%s]", h->mods[i].name);
 		put_build_id(&b, PERF_RECORD_MISC_KERNEL, id, n, shown);
 		nentries++;
 		if (path && !compressed(path))
 			buildid_cache_add(c, path, path, "elf", id, n, false);
-		free(path);
 		free(shown);
 	}
+	for (size_t i = 0; i < h->nmods; i++)
+		free(files[i]);
+	free(files);
 	mark_ancestors(h);
 	for (size_t i = 0; i < h->nmaps; i++) {	/* the files of the sampled processes */
 		struct hit_file *f = &h->files[h->maps[i].file];
@@ -419,6 +392,7 @@ void rec_hits_free(struct recording *r)
 	free(h->forks);
 	free(h->pids);
 	free(h->mods);
+	free(h->mod_hit);
 	free(h);
 	r->hits = NULL;
 }

@@ -51,36 +51,19 @@ static bool parse_hex(const char *s, const char **end, uint64_t *out)
 	return true;
 }
 
-/* /proc/modules: "name size refcount deps state 0xaddr [taints]". */
+/* The module ranges of a /proc/modules file, named "[name]" as kallsyms
+ * names their symbols' owners. */
 static size_t load_modules(const char *path, struct strtab *strs, struct modrange **out)
 {
-	*out = NULL;
-	if (!path)
-		return 0;
-	char *buf = read_file(path, NULL);
-	if (!buf)
-		return 0;
-	size_t n = 0, cap = 0;
-	char *save = NULL;
-	for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char name[256], addr[64];
-		unsigned long long size;
-		if (sscanf(line, "%255s %llu %*s %*s %*s %63s", name, &size, addr) != 3)
-			continue;
-		uint64_t a;
-		const char *e;
-		const char *h = strncmp(addr, "0x", 2) == 0 ? addr + 2 : addr;
-		if (!parse_hex(h, &e, &a) || !a || a + size < a)
-			continue;
+	struct kmod_range *mods;
+	size_t n = kmods_read(path, &mods);
+	*out = n ? xmalloc(n * sizeof(**out)) : NULL;
+	for (size_t i = 0; i < n; i++) {
 		char dso[260];
-		snprintf(dso, sizeof(dso), "[%s]", name);
-		ARRAY_GROW(*out, cap, n + 1);
-		(*out)[n].dso = strtab_intern(strs, dso);
-		(*out)[n].start = a;
-		(*out)[n].end = a + size;
-		n++;
+		snprintf(dso, sizeof(dso), "[%s]", mods[i].name);
+		(*out)[i] = (struct modrange){ strtab_intern(strs, dso), mods[i].start, mods[i].end };
 	}
-	free(buf);
+	free(mods);
 	return n;
 }
 
