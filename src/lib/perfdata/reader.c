@@ -7,13 +7,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
-#include <zstd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 struct rec_index {
 	uint64_t time;

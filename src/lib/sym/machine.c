@@ -856,12 +856,11 @@ static void load_other_kallsyms(struct machine *m, const char *hex)
 	const char *dir = m->buildid_dir;
 	char *path = dir ? xasprintf("%s/[kernel.kallsyms]/%s/kallsyms", dir, hex) : NULL;
 	long n = path ? kallsyms_load(path, NULL, m->strs, &m->ksyms, &hidden) : -ENOENT;
-	if (n > 0)
+	if (n > 0) {
 		set_ksyms_text(m, path);
-	if (n > 0)
 		pr_debug("%ld kernel text symbols from %s (the recorded kernel's: not the running one)",
 			 n, path);
-	else
+	} else {
 		m->ksyms_problem = xasprintf(
 			"the recording is of another kernel (build-id %s, not this one's) and its "
 			"symbols cannot be read from %s (%s): kernel addresses stay unresolved; report "
@@ -870,6 +869,7 @@ static void load_other_kallsyms(struct machine *m, const char *hex)
 			path ? path : "the build-id cache (no HOME)",
 			n == 0 ? (hidden ? "its addresses are hidden" : "no symbols in it")
 			       : open_regular_strerror((int)n));
+	}
 	free(path);
 	__atomic_store_n(&m->ksyms_ready, true, __ATOMIC_RELEASE);
 }
