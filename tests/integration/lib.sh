@@ -44,6 +44,13 @@ track_pids() {
         rm -rf "$TMP"' EXIT
 }
 ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
+# wait_until SECS CMD...: run CMD every 0.1 s until it succeeds (0) or SECS
+# have passed (1); generous: start-ups take seconds on an emulated CPU
+wait_until() {
+  _w=$(( $1 * 10 )); shift
+  while [ $_w -gt 0 ]; do "$@" && return 0; sleep 0.1; _w=$((_w - 1)); done
+  "$@"
+}
 # perf_rec ARGS...: 'perf record' with this test's build-id dir, tried three
 # times: perf 6.1 sometimes aborts in its build-id code ("assertion failed at
 # util/build-id.c") while other BPF programs come and go. After the third

@@ -10,8 +10,7 @@ cd "$TMP"
 rp=$!
 # killed a second into the workload (its start takes seconds on an emulated
 # CPU: a 6.12 guest's recorder had not started it after 1.5 s)
-i=0
-while [ $i -lt 300 ] && ! pgrep -x bpfperf-demo >/dev/null; do sleep 0.1; i=$((i + 1)); done
+wait_until 30 pgrep -x bpfperf-demo >/dev/null
 sleep 1
 kill -9 $rp
 wait $rp 2>/dev/null

@@ -12,8 +12,7 @@ cd "$TMP"
 "$DEMO" 9 >demo.out 2>&1 &
 dp=$!
 # past the BPF phase (the demo says when it unloads its program): the user phase runs now
-for i in $(seq 300); do grep -q "now unloading" demo.out && break; sleep 0.1; done
-grep -q "now unloading" demo.out || { cat demo.out; fail "the demo did not reach its user phase in 30 s"; }
+wait_until 30 grep -q "now unloading" demo.out || { cat demo.out; fail "the demo did not reach its user phase in 30 s"; }
 "$BPFPERF" record -g -p $dp -o p.data --duration 0.8 2>p.err || { cat p.err; fail "record -p"; }
 "$BPFPERF" report -i p.data --no-children --json > p.json || fail "report -p"
 python3 - p.json $dp <<'PY' || fail "-p profile"

@@ -14,8 +14,7 @@ sleep 0.2
 # emulated CPU), then ^C (standard output: -o FILE appears at the end)
 "$BPFPERF" trace -p "$loop" -e 'vfork,clone*,wait4' > "$TMP/p.txt" &
 tp=$!
-i=0
-while [ $i -lt 300 ] && ! grep -q "sh/$loop wait4(" "$TMP/p.txt" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+wait_until 30 grep -q "sh/$loop wait4(" "$TMP/p.txt" 2>/dev/null
 kill -INT $tp 2>/dev/null; wait $tp
 rc=$?
 kill "$loop" 2>/dev/null; wait "$loop" 2>/dev/null
@@ -29,9 +28,8 @@ ok "-p PID"
 # seconds on an emulated CPU), then ^C.
 "$BPFPERF" -v trace -a -s --json -o "$TMP/a.json" 2>"$TMP/a.err" &
 tr=$!
-i=0
-while [ $i -lt 300 ] && ! grep -q "tracing started" "$TMP/a.err"; do sleep 0.1; i=$((i + 1)); done
-grep -q "tracing started" "$TMP/a.err" || { kill -INT $tr; cat "$TMP/a.err"; fail "trace -a did not start in 30 s"; }
+wait_until 30 grep -q "tracing started" "$TMP/a.err" ||
+  { kill -INT $tr; cat "$TMP/a.err"; fail "trace -a did not start in 30 s"; }
 for i in 1 2 3; do cat /nonexistent_bpfperf_all 2>/dev/null; done
 sleep 0.3
 kill -INT $tr
