@@ -27,17 +27,30 @@ zrec() {
   return 1
 }
 zrec z.data -g -e cpu-clock -- "$DEMO" 1 || fail "perf record -z"
-# zcmp WHAT: p.txt (perf's) against o.txt (ours). perf 6.1 leaves the demo's
-# BPF program unnamed ([unknown] addresses) in some of its -z recordings,
-# file or pipe; we name it from the KSYMBOL record always. Where perf did
-# not, the program's lines are left out of the comparison.
+# perf 6.1 misplaces the demo's BPF program in some of its -z recordings,
+# file or pipe: [unknown] addresses, or the name of a program libbpf loaded
+# and unloaded at the same address while probing features just before (its
+# KSYMBOL events out of order); we name it from the KSYMBOL records in time
+# order always. misplaced FILE: perf's --no-children report of FILE gives the
+# program less than half of our share (then the programs' lines are left out
+# of the comparisons of FILE); fails if we do not name it.
+share() { awk '/^ +[0-9.]+%.*bpf_prog_[0-9a-f]*_demo_bpf_mix/ { print $1 + 0; exit }' "$1"; }
+misplaced() {
+  $P report -i "$1" --stdio --no-children > p.txt 2>/dev/null || fail "perf report of $1"
+  "$BPFPERF" report -i "$1" --no-children > o.txt 2>/dev/null || fail "report of $1"
+  o_share=$(share o.txt)
+  [ -n "$o_share" ] || { cat o.txt; fail "$1: the BPF program is not named"; }
+  awk -v p="$(share p.txt)" -v o="$o_share" 'BEGIN { exit !(p + 0 < o / 2) }'
+}
+# zcmp WHAT: p.txt (perf's) against o.txt (ours), the programs' lines left
+# out where $mis says perf misplaced them
 zcmp() {
-  grep -q "bpf_prog_[0-9a-f]*_demo_bpf_mix" o.txt || { cat o.txt; fail "$1: the BPF program is not named"; }
   ign=$IGN note=""
-  grep -q "bpf_prog_[0-9a-f]*_demo_bpf_mix" p.txt || { ign='bpf_prog|\[unknown\]'; note=", perf left the BPF program unnamed"; }
+  [ "$mis" = yes ] && { ign='bpf_prog|\[unknown\]'; note=", perf misplaced the BPF program"; }
   $CMP p.txt o.txt --ignore "$ign" > cmp.txt || { cat cmp.txt; fail "$1: not as perf"; }
   echo "$(cat cmp.txt)$note" > cmp.txt
 }
+mis=no; misplaced z.data && mis=yes
 for v in "--no-children" "--children" "--no-children -s dso,sym"; do
   $P report -i z.data --stdio $v > p.txt 2>/dev/null || fail "perf report $v"
   "$BPFPERF" report -i z.data $v > o.txt 2> o.err || { cat o.err; fail "report $v of a -z file"; }
@@ -62,35 +75,43 @@ n_o=$("$BPFPERF" report -i z.data -D 2>/dev/null | grep -c "PERF_RECORD_SAMPLE")
 [ "$n_p" -gt 0 ] && [ "$n_p" = "$n_o" ] || fail "-D: $n_o samples, perf dumps $n_p"
 ok "-z file: header as perf's, $n_o samples in -D as in perf's"
 
-# a corrupt payload: the record is named, no crash, non-zero exit
-python3 - z.data bad.data <<'PY' || fail "cannot corrupt the file"
+# zfirst FILE: the offset of FILE's first COMPRESSED record (file or pipe
+# mode); fails when it has none
+zfirst() {
+  python3 - "$1" <<'PY'
 import struct, sys
-d = bytearray(open(sys.argv[1], 'rb').read())
-doff, dsize = struct.unpack_from('<QQ', d, 0x28)
-off = doff
-while off < doff + dsize:
+d = open(sys.argv[1], 'rb').read()
+size, = struct.unpack_from('<Q', d, 8)
+off, end = (16, len(d)) if size == 16 else struct.unpack_from('<QQ', d, 0x28)
+end = end if size == 16 else off + end
+while off + 8 <= end:
     t, m, sz = struct.unpack_from('<IHH', d, off)
     if t == 81:
-        for i in range(off + 12, off + sz, 5):
-            d[i] ^= 0xa5
+        sys.exit(print(off))
+    if sz < 8:
         break
     off += sz
-else:
-    sys.exit("no COMPRESSED record")
+sys.exit("no COMPRESSED record")
+PY
+}
+
+# a corrupt payload: the record is named, no crash, non-zero exit
+zo=$(zfirst z.data) || fail "no COMPRESSED record in perf's -z file"
+python3 - z.data bad.data "$zo" <<'PY' || fail "cannot corrupt the file"
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+off = int(sys.argv[3])
+t, m, sz = struct.unpack_from('<IHH', d, off)
+for i in range(off + 12, off + sz, 5):
+    d[i] ^= 0xa5
 open(sys.argv[2], 'wb').write(d)
 PY
-expect_fail "corrupt -z payload" "COMPRESSED record at offset [0-9]*: .*corrupt file" "$BPFPERF" report -i bad.data
+expect_fail "corrupt -z payload" "COMPRESSED record at offset $zo: .*corrupt file" "$BPFPERF" report -i bad.data
 # perf record -z -o - (pipe mode): compressed records in the stream, read
 # from a file and from standard input as perf reads them
 zrec - -e cpu-clock -- "$DEMO" 0.5 || fail "perf record -z -o -"
-python3 -c 'import struct,sys
-d=open("pipe.data","rb").read(); off=16
-while off+8<=len(d):
-    t,m,sz=struct.unpack_from("<IHH",d,off)
-    if t==81: sys.exit(0)
-    if sz<8: break
-    off+=sz
-sys.exit(1)' || fail "perf wrote no COMPRESSED record to the pipe"
+zfirst pipe.data >/dev/null || fail "perf wrote no COMPRESSED record to the pipe"
+mis=no; misplaced pipe.data && mis=yes
 $P report -i pipe.data --stdio --no-children > p.txt 2>/dev/null || fail "perf report of the -z pipe stream"
 "$BPFPERF" report -i pipe.data --no-children > o.txt 2> o.err || { cat o.err; fail "report of a -z pipe stream"; }
 zcmp "-z pipe stream"
