@@ -76,7 +76,7 @@ done
 # running kernel's BTF, BPF program attribution, designs chosen by what the
 # kernel has: kfuncs, tp_btf, task storage; the kernel's module maps),
 # about 15 minutes under emulation; "all" runs every integration test
-# (35-50 minutes a kernel: the whole suite on both kernels does not fit CI's
+# (54-59 minutes a kernel: the whole suite on both kernels does not fit CI's
 # 90 minutes beside the host's).
 kernels=${KERNELS-6.1}
 [ "$kernels" = none ] && kernels=""
