@@ -33,6 +33,7 @@ struct qframe {
 		uint64_t addr;
 		const char *ip_sym;	/* dso != NULL: hist_frame.ip_sym */
 	};
+	uint64_t start;		/* dso != NULL: hist_frame.start */
 	char level;
 };
 
@@ -96,13 +97,15 @@ static void process_chunk(struct aggregator *a, const struct chunk *c)
 			struct hist_frame *f = &a->frames[i];
 			if (qf[i].dso) {
 				*f = (struct hist_frame){ .dso = qf[i].dso, .sym = qf[i].sym,
-							  .ip_sym = qf[i].ip_sym, .level = qf[i].level };
+							  .ip_sym = qf[i].ip_sym, .start = qf[i].start,
+							  .level = qf[i].level };
 			} else {
 				struct resolved r;
 				machine_resolve_late(a->m, qf[i].addr, qf[i].level, &r);
 				/* as agg_add: a caller outside every map takes the
 				 * level of the leaf */
 				*f = (struct hist_frame){ .dso = r.dso, .sym = r.sym, .ip_sym = r.ip_sym,
+							  .start = r.sym_start,
 							  .level = i && r.dso == a->s_unknown ? a->frames[0].level
 							  : r.level };
 				if (i == 0 && a->want_srcline)
@@ -256,7 +259,8 @@ static void put_frame(struct aggregator *a, struct qframe *qf, int pid, int tid,
 	struct resolved r;
 	char what = machine_resolve_early(a->m, pid, tid, ip, space, defer, &r);
 	if (!what) {
-		*qf = (struct qframe){ .dso = r.dso, .sym = r.sym, .ip_sym = r.ip_sym, .level = r.level };
+		*qf = (struct qframe){ .dso = r.dso, .sym = r.sym, .ip_sym = r.ip_sym, .start = r.sym_start,
+				       .level = r.level };
 		if (srcline)
 			*srcline = machine_srcline(a->m, &r);
 	} else {

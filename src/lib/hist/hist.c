@@ -426,6 +426,8 @@ struct hent {
 	uint32_t mark;		/* on the current DFS path */
 	uint32_t cc_root;	/* call-graph root in hist.cc */
 	uint32_t max_depth;	/* longest chain in the call graph (perf's max_depth) */
+	bool no_sym, no_map;	/* perf's NULL symbol, NULL map: no symbol covers the
+				 * address, no map covers it ("[unknown]") */
 };
 
 struct cnode {
@@ -462,6 +464,8 @@ struct hist {
 	const struct hist_tp *last_tp;
 	uint32_t last_root;
 	bool any_tp;			/* a SORT_TP key is among the keys */
+	uint32_t (*dso_rank)(const void *ctx, const char *dso);	/* hist_dso_order */
+	const void *dso_rank_ctx;
 
 	/* entries (after hist_finish) */
 	struct hent *ents;
@@ -753,7 +757,7 @@ void hist_add_sample(struct hist *h, const struct hist_sample *s)
 	bool has_ip_sym = false;
 	for (size_t i = nf; i-- > 0;) {
 		const struct hist_frame *f = &s->frames[i];
-		struct hist_frame tf = { .sym = fsym(f), .dso = fdso(f), .ip_sym = f->ip_sym,
+		struct hist_frame tf = { .sym = fsym(f), .dso = fdso(f), .ip_sym = f->ip_sym, .start = f->start,
 					 .level = f->level ? f->level : '?', .off_chain = i == 0 && off_chain };
 		has_ip_sym |= f->ip_sym != NULL;
 		h->split_frames |= (f->ip_sym && f->ip_sym != tf.sym) || tf.off_chain;
@@ -907,6 +911,8 @@ static uint32_t entry_of(struct hist *h, uint32_t v, bool create, bool chain)
 	he->e.dso = nd->frame.dso;
 	he->e.sym = chain && chain_entry_differs(&nd->frame) ? nd->frame.ip_sym : nd->frame.sym;
 	he->e.level = nd->frame.level;
+	he->no_sym = nd->frame.ip_sym != NULL;
+	he->no_map = nd->frame.dso && !strcmp(nd->frame.dso, "[unknown]");
 	he->cc_root = NONE;
 	h->eslots[j] = idx + 1;
 	if (h->nents * 2 > h->neslots)
@@ -1184,15 +1190,28 @@ static int cmp_item_frame(const void *pa, const void *pb)
 	return 0;
 }
 
+static const struct hist *group_hist;	/* qsort context (single-threaded) */
+
 static int cmp_group(const void *pa, const void *pb)
 {
 	const struct group *a = pa, *b = pb;
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
-	/* perf: ties in the order of its tree of callees, addresses
-	 * descending ("%#.16llx" strings sort as their values) */
-	if (a->frame->ip_sym && b->frame->ip_sym && a->frame->dso == b->frame->dso)
-		return -strcmp(a->frame->ip_sym, b->frame->ip_sym);
+	if (a->frame->dso != b->frame->dso && group_hist->dso_rank) {
+		uint32_t ra = group_hist->dso_rank(group_hist->dso_rank_ctx, a->frame->dso);
+		uint32_t rb = group_hist->dso_rank(group_hist->dso_rank_ctx, b->frame->dso);
+		if (ra != rb)
+			return ra > rb ? -1 : 1;
+	}
+	/* perf: ties in the order of its tree of callees, which is keyed by
+	 * (dso, symbol start) or, for frames without symbol, (dso, address):
+	 * descending within a dso ("%#.16llx" strings sort as their values) */
+	if (a->frame->dso == b->frame->dso) {
+		if (a->frame->ip_sym && b->frame->ip_sym)
+			return -strcmp(a->frame->ip_sym, b->frame->ip_sym);
+		if (!a->frame->ip_sym && !b->frame->ip_sym && a->frame->start != b->frame->start)
+			return a->frame->start > b->frame->start ? -1 : 1;
+	}
 	int c = str_cmp_null(cg_sym(a->frame), cg_sym(b->frame));
 	if (c)
 		return c;
@@ -1260,7 +1279,9 @@ static void make_kids(struct ccb *b, uint32_t parent, size_t gb)
 	b->nitems = out;
 	if (!ng)
 		return;
+	group_hist = h;
 	qsort(b->groups, ng, sizeof(struct group), cmp_group);
+	group_hist = NULL;
 	uint32_t kid0 = (uint32_t)h->ncn;
 	for (size_t k = 0; k < ng; k++)
 		b->groups[k].node = cn_new(h, b->groups[k].frame, b->groups[k].period);
@@ -1410,6 +1431,7 @@ static int cmp_entries(const void *pa, const void *pb)
 	const struct hist_entry *a = *(const struct hist_entry *const *)pa;
 	const struct hist_entry *b = *(const struct hist_entry *const *)pb;
 	const struct hist *h = cmp_hist;
+	const struct hent *ha = (const struct hent *)a, *hb = (const struct hent *)b;
 
 	if (h->opts.children) {
 		if (a->children != b->children)
@@ -1417,7 +1439,6 @@ static int cmp_entries(const void *pa, const void *pb)
 		/* perf: "put caller above callee when they have equal period",
 		 * by the depth of their call graphs, for entries of one thread
 		 * (approximated here by the comm) */
-		const struct hent *ha = (const struct hent *)a, *hb = (const struct hent *)b;
 		if (h->opts.callchains && a->comm == b->comm && ha->max_depth != hb->max_depth)
 			return ha->max_depth > hb->max_depth ? -1 : 1;
 	}
@@ -1435,11 +1456,13 @@ static int cmp_entries(const void *pa, const void *pb)
 		case SORT_TID:
 			c = cmp_int(a->tid, b->tid);
 			break;
+		/* perf: entries without a map (symbol) after the others, and
+		 * among themselves by address (hex names of one width) */
 		case SORT_DSO:
-			c = str_cmp_null(a->dso, b->dso);
+			c = ha->no_map != hb->no_map ? (ha->no_map ? 1 : -1) : str_cmp_null(a->dso, b->dso);
 			break;
 		case SORT_SYM:
-			c = str_cmp_null(a->sym, b->sym);
+			c = ha->no_sym != hb->no_sym ? (ha->no_sym ? 1 : -1) : str_cmp_null(a->sym, b->sym);
 			break;
 		case SORT_CPU:
 			c = cmp_int(a->cpu, b->cpu);
@@ -1470,9 +1493,12 @@ static int cmp_entries(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-/* Finishing the aggregation: leaves' counts, the DFS (or the self-only
- * shortcut of text --no-children), then the sorted entries. The steps are
- * short and depend on each other's locals; -vv times them together. */
+void hist_dso_order(struct hist *h, uint32_t (*rank_of)(const void *ctx, const char *dso), const void *ctx)
+{
+	h->dso_rank = rank_of;
+	h->dso_rank_ctx = ctx;
+}
+
 void hist_thread_comms(struct hist *h, const char *(*comm_of)(void *ctx, int tid), void *ctx)
 {
 	if (!h->key[SORT_PID])
@@ -1481,6 +1507,9 @@ void hist_thread_comms(struct hist *h, const char *(*comm_of)(void *ctx, int tid
 		h->ents[i].e.thread_comm = comm_of(ctx, h->ents[i].e.pid);
 }
 
+/* Finishing the aggregation: leaves' counts, the DFS (or the self-only
+ * shortcut of text --no-children), then the sorted entries. The steps are
+ * short and depend on each other's locals; -vv times them together. */
 void hist_finish(struct hist *h)
 {
 	if (h->finished)
@@ -1625,7 +1654,7 @@ static const struct trie *comm_trie(const struct hist *hc)
 			map[i] = trie_root(m, t->roots[nd->root].comm, 0, 0, 0, 0, NULL);
 		else
 			map[i] = trie_child(m, map[nd->parent], &(struct hist_frame){ .sym = nd->frame.sym,
-					    .dso = nd->frame.dso, .level = nd->frame.level });
+					    .dso = nd->frame.dso, .start = nd->frame.start, .level = nd->frame.level });
 		m->nodes[map[i]].self_period += nd->self_period;
 		m->nodes[map[i]].self_count += nd->self_count;
 	}

@@ -100,6 +100,10 @@ struct hist_frame {
 				 * them "%#llx", and names the children entry of
 				 * such a caller by ip_sym, the entry of the
 				 * samples taken there by sym */
+	uint64_t start;		/* resolved frames: the symbol's start (struct
+				 * resolved's sym_start). perf orders call-graph
+				 * siblings of equal period by it, descending
+				 * within a dso */
 };
 
 struct hist_sample {
@@ -179,6 +183,10 @@ struct hist_entry {
  * thread's comm at the end of the recording (perf shows the last one).
  * Call after hist_finish (entries exist from then on). */
 void hist_thread_comms(struct hist *h, const char *(*comm_of)(void *ctx, int tid), void *ctx);
+/* Call-graph siblings of equal period in different dsos: ordered by
+ * rank_of(ctx, dso), highest first, as perf orders them (machine_dso_rank).
+ * Without it, by name. Call before hist_finish. */
+void hist_dso_order(struct hist *h, uint32_t (*rank_of)(const void *ctx, const char *dso), const void *ctx);
 const struct hist_opts *hist_opts(const struct hist *h);
 size_t hist_nr_entries(const struct hist *h);
 const struct hist_entry *hist_entry_at(const struct hist *h, size_t i);

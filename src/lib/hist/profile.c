@@ -220,6 +220,8 @@ static void on_build_id(void *ctx, uint16_t misc, int32_t pid, const uint8_t *id
 {
 	(void)pid;
 	uint16_t mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	if (mode == PERF_RECORD_MISC_USER || mode == PERF_RECORD_MISC_KERNEL)
+		machine_dso_header(ctx, name, mode == PERF_RECORD_MISC_KERNEL);
 	if (mode == PERF_RECORD_MISC_USER ||
 	    (mode == PERF_RECORD_MISC_KERNEL && !strcmp(name, "[kernel.kallsyms]")))
 		machine_build_id(ctx, name, id, idlen);
@@ -334,6 +336,11 @@ static void setup_tp_keys(struct profile *rp, const struct pd_file *f, const str
 	}
 }
 
+static uint32_t dso_rank_of(const void *m, const char *dso)
+{
+	return machine_dso_rank(m, dso);
+}
+
 static const char *thread_comm_of(void *m, int tid)
 {
 	return machine_thread_comm(m, tid);
@@ -379,6 +386,7 @@ int profile_build(struct profile *rp, struct pd_file *f, const struct profile_op
 	uint64_t t_decoded = now_ns();
 	agg_finish(rp->agg);
 	uint64_t t_joined = now_ns();
+	hist_dso_order(rp->h, dso_rank_of, rp->m);
 	hist_finish(rp->h);
 	hist_thread_comms(rp->h, thread_comm_of, rp->m);
 	pr_debug("profile: %.1f ms to index the records, %.1f ms to decode them, %.1f ms more for "

@@ -173,6 +173,10 @@ struct machine {
 	bool hdr_bids_sorted;
 	const char *s_unknown, *s_kernel;
 	char kernel_owner, unknown_owner;	/* addresses used as cache owners */
+	/* perf's order of creating its dsos, by shown name (machine_dso_rank):
+	 * written by the side-band's thread, read once the records are done */
+	struct dso_rank { const char *name; uint32_t rank; } *ranks;
+	size_t nranks, rank_slots;
 };
 
 struct machine *machine_new(const struct machine_opts *opts)
@@ -234,6 +238,7 @@ void machine_free(struct machine *m)
 	free(m->kmaps);
 	free(m->ip_names);
 	free(m->hdr_bids);
+	free(m->ranks);
 	free(m->buildid_dir);
 	free(m->bpf);
 	free(m->cache.slots);
@@ -610,6 +615,56 @@ static const char *module_dso_name(struct machine *m, const char *filename)
 	return strtab_intern_len(m->strs, buf, n);
 }
 
+static uint64_t rank_slot_hash(const void *slot, const void *ctx)
+{
+	(void)ctx;
+	return hash_u64((uintptr_t)((const struct dso_rank *)slot)->name);
+}
+
+/* The next rank for a dso name not seen yet (name interned). */
+static void rank_dso(struct machine *m, const char *name)
+{
+	if ((m->nranks + 1) * 2 > m->rank_slots)
+		OA_RESIZE(m->ranks, m->rank_slots, m->rank_slots ? m->rank_slots * 2 : 64, rank_slot_hash, NULL);
+	size_t mask = m->rank_slots - 1, j = hash_u64((uintptr_t)name) & mask;
+	while (m->ranks[j].name) {
+		if (m->ranks[j].name == name)
+			return;
+		j = (j + 1) & mask;
+	}
+	m->ranks[j] = (struct dso_rank){ name, (uint32_t)++m->nranks };
+}
+
+uint32_t machine_dso_rank(const struct machine *m, const char *dso)
+{
+	if (!m->rank_slots || !dso)
+		return 0;
+	size_t mask = m->rank_slots - 1, j = hash_u64((uintptr_t)dso) & mask;
+	while (m->ranks[j].name) {
+		if (m->ranks[j].name == dso)
+			return m->ranks[j].rank;
+		j = (j + 1) & mask;
+	}
+	return 0;
+}
+
+static bool is_kmod_path(const char *path)
+{
+	const char *ko = strstr(path, ".ko");
+	return path[0] == '/' && ko && (!ko[3] || ko[3] == '.');
+}
+
+void machine_dso_header(struct machine *m, const char *path, bool kernel)
+{
+	const char *base = strrchr(path, '/');
+	if (kernel && strncmp(path, "[kernel.kallsyms]", 17) == 0)
+		rank_dso(m, m->s_kernel);
+	else if (kernel && (path[0] == '[' || is_kmod_path(path)))
+		rank_dso(m, module_dso_name(m, path));
+	else if (!kernel)
+		rank_dso(m, strtab_intern(m->strs, path[0] != '[' && base ? base + 1 : path));
+}
+
 void machine_mmap(struct machine *m, int pid, int tid, uint64_t start, uint64_t len,
 		  uint64_t pgoff, const char *filename, const uint8_t *build_id,
 		  size_t build_id_len, uint32_t prot, bool kernel)
@@ -627,9 +682,13 @@ void machine_mmap(struct machine *m, int pid, int tid, uint64_t start, uint64_t 
 			}
 			pthread_mutex_unlock(&m->kmaps_lock);
 		}
-		if (strncmp(filename, "[kernel.kallsyms]", 17) == 0 || !len)
+		if (strncmp(filename, "[kernel.kallsyms]", 17) == 0 || !len) {
+			if (len)
+				rank_dso(m, m->s_kernel);
 			return;	/* the kernel itself: kallsyms covers it */
+		}
 		const char *dso = module_dso_name(m, filename);
+		rank_dso(m, dso);
 		const char *path = strtab_intern(m->strs, filename);
 		pthread_mutex_lock(&m->kmaps_lock);
 		ARRAY_GROW(m->kmaps, m->capkmaps, m->nkmaps + 1);
@@ -643,6 +702,8 @@ void machine_mmap(struct machine *m, int pid, int tid, uint64_t start, uint64_t 
 	/* Data maps only matter as the end of code that was there before. */
 	struct dso *d = (prot & PROT_EXEC) ?
 		dso_findnew(m, filename, build_id, build_id_len, pid) : NULL;
+	if (d)
+		rank_dso(m, d->name);
 	proc_insert_map(p, start, end, pgoff, d);
 }
 
@@ -690,6 +751,7 @@ static void bpf_add(struct machine *m, uint64_t start, uint64_t end, const char 
 	if (m->nbpf > j)
 		memmove(&m->bpf[i + 1], &m->bpf[j], (m->nbpf - j) * sizeof(*m->bpf));
 	m->bpf[i] = (struct bpf_range){ start, end, strtab_intern(m->strs, name), false };
+	rank_dso(m, m->bpf[i].name);
 	m->nbpf = m->nbpf - removed + 1;
 }
 

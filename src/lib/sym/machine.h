@@ -49,6 +49,16 @@ void machine_mmap(struct machine *m, int pid, int tid, uint64_t start, uint64_t 
 /* A build-id for the file at path (HEADER_BUILD_ID), used for its maps that
  * carry none (synthesized MMAP2 records, old kernels). Call before the maps. */
 void machine_build_id(struct machine *m, const char *path, const uint8_t *build_id, size_t len);
+/* The order in which perf creates its dsos, which orders the call-graph
+ * siblings of equal period (perf's tree of callees compares dso pointers,
+ * allocated in that order): first HEADER_BUILD_ID's entries in their order
+ * (machine_dso_header, before the records; kernel: a kernel-mode entry),
+ * then the kernel, module, user and BPF program maps as their MMAP and
+ * KSYMBOL records come. machine_dso_rank gives a shown dso name's place in
+ * it from 1, 0 for one without a map ("[unknown]"). Read it once the
+ * records are processed. */
+void machine_dso_header(struct machine *m, const char *path, bool kernel);
+uint32_t machine_dso_rank(const struct machine *m, const char *dso);
 /* FORK: the child (pid,tid) gets a copy of the parent's (ppid,ptid) comm and,
  * when it is a new process (pid != ppid), of its maps; a new thread shares them. */
 void machine_fork(struct machine *m, int pid, int tid, int ppid, int ptid);
