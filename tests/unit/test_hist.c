@@ -456,6 +456,85 @@ static void test_unresolved_frames(void **state)
 	}
 }
 
+/* Ties broken as perf breaks them. Entries equal on every number: those
+ * without a map ("[unknown]") after the others, those without a symbol
+ * after the named ones of their dso (perf's cmp_null), although "0x..."
+ * sorts before letters. Call-graph siblings of equal period: by symbol
+ * start, descending, within a dso; across dsos by hist_dso_order's rank,
+ * highest first, or by name without it. */
+static const char D_LIBZ[] = "libz.so", D_UNK[] = "[unknown]";
+static const char S_ZETA[] = "zeta", S_HEX[] = "0x0000000000001000", S_UNK[] = "0x00000000deadbeef";
+
+static uint32_t rank_libz_last(const void *ctx, const char *dso)
+{
+	(void)ctx;
+	return dso == D_LIBZ ? 2 : dso == D_APP ? 1 : 0;
+}
+
+static void one(struct hist *h, int n, const struct hist_frame *f)
+{
+	struct hist_sample s = { .comm = C_A, .pid = 10, .tid = 10, .period = 100, .nframes = (size_t)n,
+				 .frames = f };
+	hist_add_sample(h, &s);
+}
+
+static void test_equal_period_order(void **state)
+{
+	(void)state;
+	struct hist_opts o = { .keys = { SORT_COMM, SORT_DSO, SORT_SYM }, .nkeys = 3, .callchains = true };
+	struct hist *h = hist_new(&o);
+	const struct hist_frame zeta = { .dso = D_APP, .sym = S_ZETA, .start = 0x3000, .level = '.' };
+	const struct hist_frame hex = { .dso = D_APP, .sym = S_HEX, .ip_sym = S_HEX, .level = '.' };
+	const struct hist_frame unk = { .dso = D_UNK, .sym = S_UNK, .ip_sym = S_UNK, .level = '.' };
+	const struct hist_frame zlib = { .dso = D_LIBZ, .sym = S_E, .start = 0x10, .level = '.' };
+	one(h, 1, &unk);
+	one(h, 1, &hex);
+	one(h, 1, &zlib);
+	one(h, 1, &zeta);
+	hist_finish(h);
+	assert_int_equal(hist_nr_entries(h), 4);
+	assert_ptr_equal(hist_entry_at(h, 0)->sym, S_ZETA);
+	assert_ptr_equal(hist_entry_at(h, 1)->sym, S_HEX);
+	assert_ptr_equal(hist_entry_at(h, 2)->sym, S_E);
+	assert_ptr_equal(hist_entry_at(h, 3)->sym, S_UNK);
+	hist_free(h);
+
+	/* R calls B (at 0x100), C (at 0x200) and libz's E, once each */
+	for (int ranked = 0; ranked <= 1; ranked++) {
+		h = hist_new(&o);
+		if (ranked)
+			hist_dso_order(h, rank_libz_last, NULL);
+		const struct hist_frame r = { .dso = D_APP, .sym = S_R, .start = 0x50, .level = '.' };
+		const struct hist_frame kids[3] = {
+			{ .dso = D_APP, .sym = S_B, .start = 0x100, .level = '.' },
+			{ .dso = D_APP, .sym = S_C, .start = 0x200, .level = '.' },
+			{ .dso = D_LIBZ, .sym = S_E, .start = 0x10, .level = '.' } };
+		for (int k = 0; k < 3; k++) {
+			struct hist_frame f[3] = { { .dso = D_APP, .sym = S_X, .start = 0x400, .level = '.' }, kids[k], r };
+			one(h, 3, f);
+		}
+		hist_finish(h);
+		const struct hist_entry *x = find(h, C_A, S_X);
+		assert_non_null(x);
+		const struct callchain_node *n = x->callers;	/* X <- {B, C, E} <- R */
+		assert_int_equal(n->nkids, 1);
+		n = n->kids[0];
+		assert_ptr_equal(n->frame->sym, S_X);
+		assert_int_equal(n->nkids, 3);
+		if (ranked) {
+			assert_ptr_equal(n->kids[0]->frame->sym, S_E);
+			assert_ptr_equal(n->kids[1]->frame->sym, S_C);
+			assert_ptr_equal(n->kids[2]->frame->sym, S_B);
+		} else {
+			/* by address within app (C, B), by name across dsos (B, C before E) */
+			assert_ptr_equal(n->kids[0]->frame->sym, S_C);
+			assert_ptr_equal(n->kids[1]->frame->sym, S_B);
+			assert_ptr_equal(n->kids[2]->frame->sym, S_E);
+		}
+		hist_free(h);
+	}
+}
+
 /* perf report --max-stack N in caller order: the chain is the N outermost
  * frames; a sampled function left out of it (off_chain) makes the entry,
  * but its call graph ends at the last frame kept. */
@@ -593,6 +672,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_callgraph_limit),
 		cmocka_unit_test(test_unresolved_frames),
 		cmocka_unit_test(test_off_chain_leaf),
+		cmocka_unit_test(test_equal_period_order),
 		cmocka_unit_test(test_empty_and_odd),
 	};
 	if (argc > 1 && !strcmp(argv[1], "bench")) {

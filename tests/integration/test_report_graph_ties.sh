@@ -1,0 +1,65 @@
+#!/bin/sh
+# Call graphs with many siblings of equal period, line for line as perf 6.1
+# prints them. A fixed sample period (-c) on a workload doing equal work in
+# several functions makes such ties common. perf orders them by its tree of
+# callees: by symbol address, descending, within a dso, and across dsos by
+# the order it created them (the build-id table, then the maps as they come).
+# Entries tied on every key put those without a map or symbol last. The
+# whole text of each call-graph view is compared, on perf's file and ours,
+# and the ties it holds are counted: a run without any proves nothing.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd perf linux-perf
+need_cmd cc gcc
+need_cmd python3
+cd "$TMP"
+PERF="perf --buildid-dir $TMP/bid"
+cc -O0 -g -fno-omit-frame-pointer -o equal_work "$SRC/tests/workloads/equal_work.c" ||
+  fail "cannot build the workload"
+perf_rec -g -e cpu-clock -c 2000000 -o perf.data -- ./equal_work 1 || fail "perf record"
+"$BPFPERF" record -g -e cpu-clock -c 2000000 -o ours.data -- ./equal_work 1 >/dev/null 2>rec.err ||
+  { cat rec.err; fail "bpfperf record"; }
+
+# sibling lines ("--N.NN%--name") of one parent with the same percentage
+ties() {
+  python3 - "$1" <<'EOF'
+import re, sys
+n, prev = 0, {}
+for line in open(sys.argv[1]):
+    m = re.match(r'^(.*?)--([\d.]+%)--', line)
+    if not m:
+        if not line.strip() or not line.lstrip().startswith('|'):
+            prev = {}
+        continue
+    col = len(m.group(1))
+    if prev.get(col) == m.group(2):
+        n += 1
+    prev[col] = m.group(2)
+    for c in [c for c in prev if c > col]:
+        del prev[c]
+print(n)
+EOF
+}
+
+total=0
+for F in perf.data ours.data; do
+  for mode in "--no-children -g graph,0,caller" "--no-children -g graph,0,callee" \
+              "--children -g graph,0,caller" "--no-children -G -g graph,0"; do
+    # shellcheck disable=SC2086
+    $PERF report -i $F --stdio $mode --percent-limit 0 2>p.err | grep -v '^#' | grep -v '^$' > p.txt ||
+      { cat p.err; fail "perf report $mode on $F"; }
+    # shellcheck disable=SC2086
+    "$BPFPERF" report -i $F --stdio $mode --percent-limit 0 2>o.err | grep -v '^#' | grep -v '^$' > o.txt ||
+      { cat o.err; fail "bpfperf report $mode on $F"; }
+    [ -s p.txt ] || fail "perf report $mode on $F shows nothing"
+    if ! diff p.txt o.txt > d.txt; then
+      head -40 d.txt
+      fail "$F, $mode: not line for line as perf ($(grep -c '^[0-9]' d.txt) hunks)"
+    fi
+    n=$(ties p.txt)
+    total=$((total + n))
+    ok "$F, $mode: $(wc -l < p.txt) lines as perf's, $n ties among siblings"
+  done
+done
+[ "$total" -ge 4 ] || fail "only $total siblings of equal period in all views: the test exercised nothing"
+ok "$total ties in all, ordered as perf orders them"
