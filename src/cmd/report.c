@@ -49,10 +49,17 @@ struct report {
 	bool cpus[4096];
 	const char *time;		/* --time */
 	bool show_nr_samples;		/* -n */
+	bool show_total_period;		/* --show-total-period */
+	bool quiet;			/* -q */
+	bool hide_unresolved;		/* --hide-unresolved */
+	const char *sym_filter;		/* --symbol-filter */
 	const char *fields;		/* -F */
+	bool fields_strict;		/* -F without '+': perf's strict field order */
 	const char *parent_regex;	/* -p */
 	enum sort_key field_keys[SORT__MAX];
 	int nfields;
+	enum sort_key col_keys[2 * SORT__MAX];	/* the columns before the sort keys (resolve_order) */
+	int ncols;
 	char *tp_names[TPKEYS_MAX_NAMES];	/* --sort's tracepoint keys (SORT_TP0 + j) */
 	int ntp_names;
 	bool raw_trace;			/* --raw-trace */
@@ -188,9 +195,17 @@ static int parse_args(struct report *rp, int argc, char **argv)
 			&rp->sort),
 		CLI_FLAG(0, "raw-trace", "tracepoint keys show the fields' raw values, not the\n"
 			 "print format's", &rp->raw_trace),
-		CLI_STR('F', "fields", "FIELDS", "exactly these columns: overhead, overhead_children, sample,\n"
-			"period and sort keys (the keys also sort, unless -s is given)", &rp->fields),
+		CLI_STR('F', "fields", "FIELDS", "these columns first: overhead, overhead_children, sample,\n"
+			"period and sort keys, then the --sort keys not among them;\nthey sort after "
+			"the --sort keys (without --sort: they alone);\n+FIELDS: after the default columns",
+			&rp->fields),
 		CLI_FLAG('n', "show-nr-samples", "a Samples column", &rp->show_nr_samples),
+		CLI_FLAG(0, "show-total-period", "a Period column", &rp->show_total_period),
+		CLI_FLAG('q', "quiet", "the entries only: no header lines, no warnings", &rp->quiet),
+		CLI_FLAG(0, "hide-unresolved", "leave out the samples whose address has no symbol\n"
+			 "(from the totals too)", &rp->hide_unresolved),
+		CLI_STR(0, "symbol-filter", "STR", "only the entries whose symbol contains STR",
+			&rp->sym_filter),
 		CLI_STR('p', "parent", "REGEX", "the sort key parent: the first frame matching REGEX\n"
 			"(default ^sys_|^do_page_fault)", &rp->parent_regex),
 		CLI_CALL(0, "comm", "COMMS", "only the samples of these commands (comma-separated)", &rp->filter,
@@ -316,10 +331,15 @@ static int report_write(struct report *rp, bool callgraph, double callgraph_limi
 	struct out_opts oo = {
 		.event_name = rp->p.sample_event ? rp->p.sample_event->name : "cpu-clock",
 		/* perf counts the filtered samples too, unless relative */
-		.total_samples = rp->percentage ? hist_total_samples(rp->p.h) : rp->p.samples,
+		.total_samples = rp->percentage ? hist_total_samples(rp->p.h)
+						: rp->p.samples - hist_hidden_samples(rp->p.h),
 		.show_nr_samples = rp->show_nr_samples,
-		.fields = rp->nfields ? rp->field_keys : NULL,
-		.nfields = rp->nfields,
+		.show_total_period = rp->show_total_period,
+		.fields = rp->ncols ? rp->col_keys : NULL,
+		.nfields = rp->ncols,
+		.fields_strict = rp->fields_strict,
+		.quiet = rp->quiet,
+		.graph_skip_sym = rp->sort && !rp->fields && !strncmp(rp->sort, "sym", 3),
 		.time_slices = rp->time,
 		.elide = { [SORT_COMM] = rp->filter.ncomms == 1 ? rp->filter.comms[0] : NULL,
 			   [SORT_DSO] = rp->filter.ndsos == 1 ? rp->filter.dsos[0] : NULL,
@@ -568,18 +588,15 @@ static int parse_keys(struct report *rp, const char *opt, const char *list, enum
  * (filters, --cpu, --time, --max-stack) into the profile options. 0 or 2. */
 static int resolve_views(struct report *rp, struct hist_opts *ho)
 {
-	if (rp->fields && parse_keys(NULL, "-F/--fields", rp->fields, rp->field_keys, &rp->nfields))
+	rp->fields_strict = rp->fields && rp->fields[0] != '+';
+	if (rp->fields && parse_keys(NULL, "-F/--fields", rp->fields + !rp->fields_strict, rp->field_keys,
+				     &rp->nfields))
 		return 2;
-	if (rp->sort || !rp->fields) {
+	/* perf's sort list: --sort's keys; without them comm,dso,sym, or none
+	 * after a strict -F (resolve_order completes it) */
+	if (rp->sort || !rp->fields_strict) {
 		if (parse_keys(rp, "--sort", rp->sort ? rp->sort : "comm,dso,sym", ho->keys, &ho->nkeys))
 			return 2;
-	} else {
-		/* -F without --sort: its keys sort, as in perf */
-		for (int i = 0; i < rp->nfields; i++)
-			if (!sort_key_is_field(rp->field_keys[i]))
-				ho->keys[ho->nkeys++] = rp->field_keys[i];
-		if (!ho->nkeys)
-			ho->keys[ho->nkeys++] = SORT_COMM;
 	}
 	if (rp->cpu_list && parse_cpu_list(rp->cpu_list, rp->cpus, (int)ARRAY_SIZE(rp->cpus)) < 0) {
 		pr_err("invalid --cpu '%s': expected CPU numbers and ranges below %zu, e.g. 0-1,3",
@@ -608,6 +625,10 @@ static int resolve_views(struct report *rp, struct hist_opts *ho)
 		return 2;
 	}
 	ho->parent_regex = rp->parent_regex;
+	ho->sym_filter = rp->sym_filter;
+	ho->hide_unresolved = rp->hide_unresolved;
+	if (rp->quiet)
+		log_set_verbosity(-1);
 	ho->filter = hist_filter_active(&rp->filter) ? &rp->filter : NULL;
 	ho->relative = rp->percentage == 1;
 	rp->po = (struct profile_opts){ .no_demangle = rp->no_demangle, .kallsyms = rp->kallsyms,
@@ -634,7 +655,7 @@ static int resolve_tp_keys(struct report *rp, const struct pd_file *f, struct hi
 		}
 		all_tp = true;
 	}
-	if (!rp->sort && !rp->fields && all_tp &&
+	if (!rp->sort && !rp->fields_strict && all_tp &&
 	    parse_keys(rp, "--sort", rp->raw_trace ? "trace_fields" : "trace", ho->keys, &ho->nkeys))
 		return 2;
 	if (!rp->ntp_names)
@@ -662,6 +683,52 @@ static int resolve_tp_keys(struct report *rp, const struct pd_file *f, struct hi
 	}
 	tp_formats_free(&fs);
 	return ret;
+}
+
+static bool has_key(const struct hist_opts *ho, enum sort_key k)
+{
+	for (int i = 0; i < ho->nkeys; i++)
+		if (ho->keys[i] == k)
+			return true;
+	return false;
+}
+
+/* The rest of perf's setup_sorting: unless -F is strict, the overheads go
+ * before the sort keys that lack them, and the default columns (overheads,
+ * -n's samples, --show-total-period's period) before -F's; then every
+ * column not among the sort keys is appended to them. The columns
+ * themselves are -F's (or the defaults) then the sort keys (out.c). */
+static void resolve_order(struct report *rp, struct hist_opts *ho)
+{
+	enum sort_key *cols = rp->col_keys;
+	int ncols = 0;
+	if (!rp->fields_strict) {
+		enum sort_key pre[2];
+		int npre = 0;
+		if (ho->children && !has_key(ho, SORT_OVERHEAD_CHILDREN))
+			pre[npre++] = SORT_OVERHEAD_CHILDREN;
+		if (!has_key(ho, SORT_OVERHEAD))
+			pre[npre++] = SORT_OVERHEAD;
+		if (npre && ho->nkeys + npre <= SORT__MAX) {
+			memmove(ho->keys + npre, ho->keys, (size_t)ho->nkeys * sizeof(*ho->keys));
+			memcpy(ho->keys, pre, (size_t)npre * sizeof(*pre));
+			ho->nkeys += npre;
+		}
+		if (ho->children)
+			cols[ncols++] = SORT_OVERHEAD_CHILDREN;
+		cols[ncols++] = SORT_OVERHEAD;
+		if (rp->show_nr_samples)
+			cols[ncols++] = SORT_SAMPLE;
+		if (rp->show_total_period)
+			cols[ncols++] = SORT_PERIOD;
+	}
+	for (int i = 0; i < rp->nfields; i++)
+		cols[ncols++] = rp->field_keys[i];
+	rp->ncols = ncols;
+	ho->exact_order = true;
+	for (int i = 0; i < ncols; i++)
+		if (!has_key(ho, cols[i]) && ho->nkeys < SORT__MAX)
+			ho->keys[ho->nkeys++] = cols[i];
 }
 
 /* Call graphs: shown or not, order, threshold; 0, or 2 for a combination we
@@ -767,6 +834,7 @@ static int report_input(struct report *rp, struct hist_opts *ho)
 		ret = 2;
 		goto fail;
 	}
+	resolve_order(rp, ho);
 	bool text = !rp->json && !rp->folded && !rp->flamegraph && !rp->stats;
 	size_t idx[64], n = 0;
 	if (!rp->stats && pick_events(rp, f, text, idx, &n) < 0) {

@@ -283,8 +283,7 @@ static bool dso_listed(const struct hist_filter *f, const char *dso)
 	return false;
 }
 
-bool hist_filter_match(const struct hist_filter *f, const char *comm, int pid, int tid,
-			 const struct hist_frame *leaf)
+bool hist_filter_match_thread(const struct hist_filter *f, const char *comm, int pid, int tid)
 {
 	if (!f)
 		return true;
@@ -294,9 +293,28 @@ bool hist_filter_match(const struct hist_filter *f, const char *comm, int pid, i
 		return false;
 	if (f->ntids && !has_id(f->tids, f->ntids, tid))
 		return false;
-	if (f->ndsos && (!leaf || !leaf->dso || !dso_listed(f, leaf->dso)))
+	return true;
+}
+
+bool hist_filter_match_frame(const struct hist_filter *f, const char *dso, const char *sym)
+{
+	if (!f)
+		return true;
+	if (f->ndsos && (!dso || !dso_listed(f, dso)))
 		return false;
-	if (f->nsyms && (!leaf || !leaf->sym || !has_word(f->syms, f->nsyms, leaf->sym)))
+	if (f->nsyms && (!sym || !has_word(f->syms, f->nsyms, sym)))
 		return false;
 	return true;
+}
+
+bool hist_filter_has_frame(const struct hist_filter *f)
+{
+	return f && (f->ndsos || f->nsyms);
+}
+
+bool hist_filter_match(const struct hist_filter *f, const char *comm, int pid, int tid,
+			 const struct hist_frame *leaf)
+{
+	return hist_filter_match_thread(f, comm, pid, tid) &&
+	       hist_filter_match_frame(f, leaf ? leaf->dso : NULL, leaf ? leaf->sym : NULL);
 }

@@ -60,5 +60,11 @@ void hist_filter_free(struct hist_filter *f);
  * the DSO shown or, given as a path, its base name. */
 bool hist_filter_match(const struct hist_filter *f, const char *comm, int pid, int tid,
 			 const struct hist_frame *leaf);
+/* Its two halves: the thread (comm, pid, tid), and the frame (dso, sym may
+ * be NULL). perf filters its entries, not samples: with children, an entry
+ * of a caller is kept or not by its own dso and symbol, whatever the leaf. */
+bool hist_filter_match_thread(const struct hist_filter *f, const char *comm, int pid, int tid);
+bool hist_filter_match_frame(const struct hist_filter *f, const char *dso, const char *sym);
+bool hist_filter_has_frame(const struct hist_filter *f);	/* --dsos or --symbols given */
 
 #endif

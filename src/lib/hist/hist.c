@@ -457,6 +457,9 @@ struct hist {
 	struct trie trie;
 	uint64_t total_period, total_samples;
 	uint64_t filtered_period, filtered_samples;	/* refused by opts.filter */
+	uint64_t hidden_samples;	/* opts.hide_unresolved */
+	struct hist_frame *hu_frames;	/* opts.hide_unresolved: a sample's resolved frames */
+	size_t hu_cap;
 	/* last root, to skip the root lookup for runs of samples of one thread */
 	const char *last_comm;
 	int last_pid, last_tid, last_cpu;
@@ -622,6 +625,7 @@ void hist_free(struct hist *h)
 	if (!h)
 		return;
 	trie_free(&h->trie);
+	free(h->hu_frames);
 	if (h->comm_trie) {
 		trie_free(h->comm_trie);
 		free(h->comm_trie);
@@ -683,12 +687,15 @@ static bool stk_equal(const struct hist *h, const struct stk *k, const struct hi
 /* The hot path of every report: one call per sample. Kept in one piece on
  * purpose (the last-root and stack caches are checked inline, no calls on
  * the common path); see docs/bpfperf-report.md for the measurements. */
-void hist_add_sample(struct hist *h, const struct hist_sample *s)
+static void add_sample(struct hist *h, const struct hist_sample *s)
 {
-	if (h->finished || !s)
-		return;
-	if (h->opts.filter && !hist_filter_match(h->opts.filter, s->comm, s->pid, s->tid,
-						   s->frames && s->nframes ? &s->frames[0] : NULL)) {
+	/* with children, --dsos and --symbols choose entries, each by its own
+	 * dso and symbol (hist_finish), not samples: a caller's entry sums the
+	 * samples of every callee */
+	const struct hist_frame *leaf = s->frames && s->nframes ? &s->frames[0] : NULL;
+	if (h->opts.filter && (!hist_filter_match_thread(h->opts.filter, s->comm, s->pid, s->tid) ||
+			       (!h->opts.children && !hist_filter_match_frame(h->opts.filter, leaf ? leaf->dso : NULL,
+									      leaf ? leaf->sym : NULL)))) {
 		h->filtered_period += s->period;
 		h->filtered_samples++;
 		h->total_period += s->period;
@@ -794,6 +801,32 @@ void hist_add_sample(struct hist *h, const struct hist_sample *s)
 counted:
 	h->total_period += s->period;
 	h->total_samples++;
+}
+
+void hist_add_sample(struct hist *h, const struct hist_sample *s)
+{
+	if (h->finished || !s)
+		return;
+	if (!h->opts.hide_unresolved) {
+		add_sample(h, s);
+		return;
+	}
+	/* perf's --hide-unresolved: a sample taken where no symbol is, is
+	 * left out; so are its callers without symbol, from its call chain
+	 * (perf's add_callchain_ip skips them) */
+	if (!s->nframes || s->frames[0].ip_sym) {
+		h->hidden_samples++;
+		return;
+	}
+	size_t n = 0;
+	ARRAY_GROW(h->hu_frames, h->hu_cap, s->nframes);
+	for (size_t i = 0; i < s->nframes; i++)
+		if (!s->frames[i].ip_sym)
+			h->hu_frames[n++] = s->frames[i];
+	struct hist_sample t = *s;
+	t.frames = h->hu_frames;
+	t.nframes = n;
+	add_sample(h, &t);
 }
 
 struct ekey {
@@ -1426,6 +1459,18 @@ static int cmp_int(int a, int b)
 	return a < b ? -1 : a > b;
 }
 
+/* perf's children sort: the children period, then "put caller above callee
+ * when they have equal period", by the depth of their call graphs, for
+ * entries of one thread (approximated here by the comm) */
+static int cmp_children(const struct hist *h, const struct hent *a, const struct hent *b)
+{
+	if (a->e.children != b->e.children)
+		return a->e.children > b->e.children ? -1 : 1;
+	if (h->opts.children && h->opts.callchains && a->e.comm == b->e.comm && a->max_depth != b->max_depth)
+		return a->max_depth > b->max_depth ? -1 : 1;
+	return 0;
+}
+
 static int cmp_entries(const void *pa, const void *pb)
 {
 	const struct hist_entry *a = *(const struct hist_entry *const *)pa;
@@ -1433,20 +1478,28 @@ static int cmp_entries(const void *pa, const void *pb)
 	const struct hist *h = cmp_hist;
 	const struct hent *ha = (const struct hent *)a, *hb = (const struct hent *)b;
 
-	if (h->opts.children) {
-		if (a->children != b->children)
-			return a->children > b->children ? -1 : 1;
-		/* perf: "put caller above callee when they have equal period",
-		 * by the depth of their call graphs, for entries of one thread
-		 * (approximated here by the comm) */
-		if (h->opts.callchains && a->comm == b->comm && ha->max_depth != hb->max_depth)
-			return ha->max_depth > hb->max_depth ? -1 : 1;
+	if (!h->opts.exact_order) {
+		if (h->opts.children) {
+			int c = cmp_children(h, ha, hb);
+			if (c)
+				return c;
+		}
+		if (a->self != b->self)
+			return a->self > b->self ? -1 : 1;
 	}
-	if (a->self != b->self)
-		return a->self > b->self ? -1 : 1;
 	for (int i = 0; i < h->opts.nkeys; i++) {
 		int c = 0;
 		switch (h->opts.keys[i]) {
+		case SORT_OVERHEAD_CHILDREN:
+			c = cmp_children(h, ha, hb);
+			break;
+		case SORT_OVERHEAD:
+		case SORT_PERIOD:
+			c = a->self != b->self ? (a->self > b->self ? -1 : 1) : 0;
+			break;
+		case SORT_SAMPLE:
+			c = a->nr_samples != b->nr_samples ? (a->nr_samples > b->nr_samples ? -1 : 1) : 0;
+			break;
 		case SORT_COMM:
 			c = str_cmp_null(a->comm, b->comm);
 			break;
@@ -1461,8 +1514,9 @@ static int cmp_entries(const void *pa, const void *pb)
 		case SORT_DSO:
 			c = ha->no_map != hb->no_map ? (ha->no_map ? 1 : -1) : str_cmp_null(a->dso, b->dso);
 			break;
-		case SORT_SYM:
-			c = ha->no_sym != hb->no_sym ? (ha->no_sym ? 1 : -1) : str_cmp_null(a->sym, b->sym);
+		case SORT_SYM:	/* two without symbol: equal here (perf's cmp_null) */
+			c = ha->no_sym != hb->no_sym ? (ha->no_sym ? 1 : -1) : ha->no_sym ? 0 :
+			    str_cmp_null(a->sym, b->sym);
 			break;
 		case SORT_CPU:
 			c = cmp_int(a->cpu, b->cpu);
@@ -1486,8 +1540,15 @@ static int cmp_entries(const void *pa, const void *pb)
 		if (c)
 			return c;
 	}
-	/* distinct entries with equal visible keys (e.g. sym in two dsos) */
-	int c = str_cmp_null(a->dso, b->dso);
+	/* equal on every key: perf's order of adding them, which is by its
+	 * keys' own comparisons: symbol-less ones by address (their
+	 * "%#.16llx" names sort as their values), the same symbol name in two
+	 * dsos by dso */
+	int c = ha->no_sym && hb->no_sym ? str_cmp_null(a->sym, b->sym) : 0;
+	if (!c)
+		c = str_cmp_null(a->dso, b->dso);
+	if (!c)
+		c = str_cmp_null(a->sym, b->sym);
 	if (c)
 		return c;
 	return a < b ? -1 : a > b;
@@ -1587,9 +1648,22 @@ void hist_finish(struct hist *h)
 	free(x.onode);
 
 	h->sorted = xmalloc((h->nents ? h->nents : 1) * sizeof(*h->sorted));
-	for (size_t i = 0; i < h->nents; i++)
-		h->sorted[i] = &h->ents[i].e;
-	h->nsorted = h->nents;
+	h->nsorted = 0;
+	bool by_frame = h->opts.children && hist_filter_has_frame(h->opts.filter);
+	for (size_t i = 0; i < h->nents; i++) {
+		struct hent *he = &h->ents[i];
+		if (by_frame && !hist_filter_match_frame(h->opts.filter, he->e.dso, he->e.sym))
+			continue;
+		if (h->opts.sym_filter && (he->no_sym || !he->e.sym || !strstr(he->e.sym, h->opts.sym_filter))) {
+			/* without children, --percentage relative takes its
+			 * period out of the total (not its samples out of the
+			 * count, as perf 6.1) */
+			if (!h->opts.children)
+				h->filtered_period += he->e.self;
+			continue;
+		}
+		h->sorted[h->nsorted++] = &he->e;
+	}
 	cmp_hist = h;
 	qsort(h->sorted, h->nsorted, sizeof(*h->sorted), cmp_entries);
 	cmp_hist = NULL;
@@ -1626,6 +1700,11 @@ uint64_t hist_total_samples(const struct hist *h)
 uint64_t hist_filtered_samples(const struct hist *h)
 {
 	return h->filtered_samples;
+}
+
+uint64_t hist_hidden_samples(const struct hist *h)
+{
+	return h->hidden_samples;
 }
 
 /* ---- stack walks ------------------------------------------------------------ */

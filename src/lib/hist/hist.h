@@ -69,6 +69,17 @@ static inline bool sort_key_is_field(int k)
 	return k >= SORT_PERIOD && k <= SORT_OVERHEAD_CHILDREN;
 }
 
+/* perf's first sort dimension: the first of n keys that is not a field
+ * (fields sort, but neither make entries nor name the first dimension); -1
+ * when none. */
+static inline int sort_first_key(const enum sort_key *keys, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!sort_key_is_field(keys[i]))
+			return keys[i];
+	return -1;
+}
+
 /* Does re compile as a --parent regex (POSIX extended)? */
 bool hist_parent_regex_ok(const char *re);
 /* "comm,dso,sym" -> keys; returns the count, or -1 and *bad = the unknown key
@@ -119,8 +130,13 @@ struct hist_sample {
 };
 
 struct hist_opts {
+	/* The keys that make entries, in sort order. Fields may be among them
+	 * (overhead, overhead_children, period, sample): they sort (highest
+	 * first) but make no entries; only fields: a single entry. */
 	enum sort_key keys[SORT__MAX];
 	int nkeys;
+	bool exact_order;	/* keys are the whole sort order (perf's sort list); else
+				 * the overhead shown (children, then self) sorts first */
 	bool children;		/* accumulate children overhead along callchains */
 	bool callchains;	/* keep the callchain tree (for -g, folded, flame graph) */
 	bool skip_children_sums; /* with !children: leave hist_entry.children at 0
@@ -141,6 +157,10 @@ struct hist_opts {
 				 * (perf's resolution order) */
 	const struct hist_filter *filter;	/* samples it refuses count in the
 				 * total but make no entry (hist/filter.h); NULL: none */
+	const char *sym_filter;	/* perf's --symbol-filter: only entries whose symbol
+				 * contains it (entries without a symbol: none) */
+	bool hide_unresolved;	/* perf's --hide-unresolved: samples whose sampled
+				 * address has no symbol are left out, totals too */
 	bool relative;		/* percentages of the samples the filter kept (perf's
 				 * --percentage relative), not of all */
 	struct hist_tp_col tp_cols[HIST_TP_MAX];	/* of the keys SORT_TP0 + i */
@@ -196,6 +216,8 @@ uint64_t hist_total_period(const struct hist *h);
 uint64_t hist_total_samples(const struct hist *h);
 /* Samples the filter refused (counted in the totals unless relative). */
 uint64_t hist_filtered_samples(const struct hist *h);
+/* Samples left out by hide_unresolved (in no total). */
+uint64_t hist_hidden_samples(const struct hist *h);
 
 /* Whole-stack tree, root = outermost caller, per comm (what folded stacks and
  * flame graphs are made of). Walk it with hist_stacks_walk: fn is called once

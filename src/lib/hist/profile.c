@@ -61,7 +61,7 @@ static void on_sample(struct profile *rp, const struct pd_record *r)
 	struct agg_sample as = {
 		.pid = (int)s->pid,
 		.tid = (int)s->tid,
-		.cpu = (int)s->cpu,
+		.cpu = (ev->attr.sample_type & PERF_SAMPLE_CPU) ? (int)s->cpu : -1,	/* perf's -1 ("-001") */
 		/* Without PERIOD in the samples, every sample weighs the fixed
 		 * period (perf -c N); with a frequency it is 1. */
 		.period = (ev->attr.sample_type & PERF_SAMPLE_PERIOD) ? s->period

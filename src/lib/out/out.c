@@ -102,24 +102,28 @@ static void add_col(struct cols *c, enum sort_key k)
 	c->col[c->n++] = k;
 }
 
-/* The columns: -F's, else the overheads (children, self), the samples with
- * -n, then the sort keys (with any field listed among them in place). */
+/* The columns: the fields given, else the overheads (children, self), the
+ * samples with -n, the period with --show-total-period; then the sort keys
+ * not shown yet (perf's perf_hpp__setup_output_field). */
 static void pick_cols(const struct hist *h, const struct out_opts *o, struct cols *c)
 {
 	const struct hist_opts *ho = hist_opts(h);
 
 	c->n = 0;
-	c->fields = o->fields && o->nfields > 0;
-	if (c->fields) {
+	c->fields = o->fields && o->nfields > 0 && o->fields_strict;
+	if (o->fields && o->nfields > 0) {
 		for (int i = 0; i < o->nfields; i++)
-			add_col(c, o->fields[i]);
-		return;
+			if (!o->elide[o->fields[i]])
+				add_col(c, o->fields[i]);
+	} else {
+		if (ho->children)
+			add_col(c, SORT_OVERHEAD_CHILDREN);
+		add_col(c, SORT_OVERHEAD);
+		if (o->show_nr_samples)
+			add_col(c, SORT_SAMPLE);
+		if (o->show_total_period)
+			add_col(c, SORT_PERIOD);
 	}
-	if (ho->children)
-		add_col(c, SORT_OVERHEAD_CHILDREN);
-	add_col(c, SORT_OVERHEAD);
-	if (o->show_nr_samples)
-		add_col(c, SORT_SAMPLE);
 	for (int k = 0; k < ho->nkeys; k++)
 		if (!o->elide[ho->keys[k]])
 			add_col(c, ho->keys[k]);
@@ -129,7 +133,7 @@ static void print_elided(FILE *f, const struct hist *h, const struct out_opts *o
 {
 	const struct hist_opts *ho = hist_opts(h);
 	bool any = false;
-	for (int k = 0; k < ho->nkeys && !(o->fields && o->nfields > 0); k++) {
+	for (int k = 0; k < ho->nkeys; k++) {
 		enum sort_key key = ho->keys[k];
 		if (!o->elide[key])
 			continue;
@@ -148,7 +152,7 @@ static size_t tp_width(const struct hist *h, int t, size_t w)
 {
 	const struct hist_opts *ho = hist_opts(h);
 	const struct hist_tp_col *col = &ho->tp_cols[t];
-	bool first = ho->nkeys > 0 && (int)ho->keys[0] == SORT_TP0 + t;
+	bool first = sort_first_key(ho->keys, ho->nkeys) == SORT_TP0 + t;
 	size_t n = hist_nr_entries(h);
 	if (!col->left && (size_t)col->min_width > w)
 		w = (size_t)col->min_width;
@@ -284,8 +288,11 @@ static void print_row(FILE *f, const struct hist *h, const struct hist_entry *e,
 		int w = c->w[key];
 		fputs("  ", f);
 		switch (key) {
-		case SORT_OVERHEAD_CHILDREN:
-			fprintf(f, "%*.2f%%", w - 1, pct(e->children, total));
+		case SORT_OVERHEAD_CHILDREN:	/* perf: N/A without children sums */
+			if (hist_opts(h)->children)
+				fprintf(f, "%*.2f%%", w - 1, pct(e->children, total));
+			else
+				fprintf(f, "%*s", w, "N/A");
 			break;
 		case SORT_OVERHEAD:
 			fprintf(f, "%*.2f%%", w - 1, pct(e->self, total));
@@ -454,7 +461,7 @@ static void print_callgraph(FILE *f, const struct hist *h, const struct hist_ent
 
 	if (ntop == 1 && root->kids[0]->period == parent_samples) {
 		const struct callchain_node *n = root->kids[0], *end = run_end(n);
-		bool skip_first = ho->nkeys > 0 && ho->keys[0] == SORT_SYM;
+		bool skip_first = o->graph_skip_sym;
 		bool printed = false;
 		for (int i = 0;; i++) {
 			if (!(i == 0 && skip_first)) {
@@ -490,16 +497,18 @@ int out_table(FILE *f, const struct hist *h, const struct out_opts *o)
 	uint64_t nsamples = o->total_samples ? o->total_samples : hist_total_samples(h);
 
 	fmt_samples(nbuf, sizeof(nbuf), nsamples);
-	print_elided(f, h, o);
-	fprintf(f, "#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)o->lost_samples);
-	fprintf(f, "# Samples: %s of event '%s'", nbuf, o->event_name ? o->event_name : "cpu-clock");
-	if (o->time_slices)
-		fprintf(f, " (time slices: %s)", o->time_slices);
-	fputc('\n', f);
-	fprintf(f, "# Event count (approx.): %llu\n#\n", (unsigned long long)hist_total_period(h));
 	pick_cols(h, o, &c);
 	compute_widths(h, &c);
-	print_header(f, h, &c);
+	if (!o->quiet) {
+		print_elided(f, h, o);
+		fprintf(f, "#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)o->lost_samples);
+		fprintf(f, "# Samples: %s of event '%s'", nbuf, o->event_name ? o->event_name : "cpu-clock");
+		if (o->time_slices)
+			fprintf(f, " (time slices: %s)", o->time_slices);
+		fputc('\n', f);
+		fprintf(f, "# Event count (approx.): %llu\n#\n", (unsigned long long)hist_total_period(h));
+		print_header(f, h, &c);
+	}
 	for (size_t i = 0; i < hist_nr_entries(h); i++) {
 		const struct hist_entry *e = hist_entry_at(h, i);
 		if (!shown_entry(h, e, o))

@@ -19,10 +19,19 @@ struct out_opts {
 	double callgraph_limit;		/* perf's 0.5: hide call-graph branches below it (%) */
 	const char *title;		/* flame graph title */
 	bool show_nr_samples;		/* -n: a Samples column after the overheads */
-	const enum sort_key *fields;	/* -F: exactly these columns, in this order
-					 * (keys and SORT_OVERHEAD...); NULL: the
-					 * overheads, then the hist's keys */
+	bool show_total_period;		/* --show-total-period: a Period column after them */
+	const enum sort_key *fields;	/* the columns first shown, in this order (keys
+					 * and SORT_OVERHEAD...), then the hist's keys
+					 * not among them, as perf appends its sort keys
+					 * to its output fields; NULL: the overheads,
+					 * -n's samples, the period, then the keys */
 	int nfields;
+	bool quiet;			/* -q: no "#" lines (header, column names) */
+	bool graph_skip_sym;		/* a single call-graph root does not repeat the
+					 * entry's symbol on its first line (perf: when
+					 * --sort starts with sym and there is no -F) */
+	bool fields_strict;		/* fields are -F's own (perf's strict field
+					 * order): "Overhead" even with children */
 	/* A key filtered to one value (--comm X, --dsos X, --symbols X): its
 	 * column is left out and "# comm: X" said once above the table, as
 	 * perf does. NULL: shown. */
