@@ -469,17 +469,17 @@ static void load_elf_syms(struct elf_file *f, const char *path, const char *root
 	uint8_t bid[20];
 	size_t bidlen = 0;
 	read_build_id(f->e, bid, &bidlen);
-	read_plt_syms(f->e, st);
-	if (read_sym_section(f->e, SHT_SYMTAB, st))
-		return;
-	bool mini = has_section(f->e, ".gnu_debugdata", NULL);
-	if (load_debug_file(f->e, path, root, bid, bidlen, st)) {
+	size_t n0 = st->n;
+	if (!read_sym_section(f->e, SHT_SYMTAB, st)) {
+		bool mini = has_section(f->e, ".gnu_debugdata", NULL);
+		if (!load_debug_file(f->e, path, root, bid, bidlen, st) && mini)
+			read_minidebuginfo(f->e, path, st);
 		read_sym_section(f->e, SHT_DYNSYM, st);
-		return;
 	}
-	if (mini)
-		read_minidebuginfo(f->e, path, st);
-	read_sym_section(f->e, SHT_DYNSYM, st);
+	/* as perf's dso__load: "<target>@plt" stubs only in a file that gave
+	 * symbols of its own (a stripped executable's stubs stay addresses) */
+	if (st->n > n0)
+		read_plt_syms(f->e, st);
 }
 
 bool elf_mem_load_syms(const void *data, size_t size, struct symtab *st, struct seg **segs,

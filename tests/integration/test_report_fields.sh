@@ -1,0 +1,93 @@
+#!/bin/sh
+# report's columns, order and entry filters, line for line as perf 6.1 prints
+# them: -F (strict, +FIELDS, fields sorting before or after keys, fields
+# only), --sort with and without overhead, -n, --show-total-period, -q,
+# --hide-unresolved, --symbol-filter, overhead_children without children,
+# --comm/--dsos elision with -F, the cpu key of a file without sample CPUs
+# (-001), and a call graph's first line under -F and --sort sym. On perf's
+# recording and ours, of a workload with symbols and of its stripped copy
+# (entries without symbol), with and without --children.
+#
+# Not compared, where we differ from perf 6.1 on purpose (docs/bpfperf-report.md):
+# --children with --dsos or --symbols (perf keeps or hides an entry as the
+# first sample that made it was kept or not; we keep an entry by its own dso
+# and symbol), and --children --percentage relative with --symbol-filter
+# (perf's total is then the self period of the entries shown, so children
+# exceed 100%).
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd perf linux-perf
+need_cmd cc gcc
+cd "$TMP"
+PERF="perf --buildid-dir $TMP/bid"
+cc -O0 -g -fno-omit-frame-pointer -o equal_work "$SRC/tests/workloads/equal_work.c" ||
+  fail "cannot build the workload"
+# built apart (another build-id: perf would take the symbols of the
+# unstripped copy in the build-id cache)
+cc -O0 -fno-omit-frame-pointer -o stripped_work "$SRC/tests/workloads/equal_work.c" && strip -s stripped_work ||
+  fail "cannot build the stripped workload"
+perf_rec -g -e cpu-clock -c 2000000 -o perf.data -- ./equal_work 0.5 || fail "perf record"
+perf_rec -g -e cpu-clock -c 2000000 -o perf-stripped.data -- ./stripped_work 0.5 || fail "perf record"
+"$BPFPERF" record -g -e cpu-clock -c 2000000 -o ours.data -- ./equal_work 0.5 >/dev/null 2>rec.err ||
+  { cat rec.err; fail "bpfperf record"; }
+$PERF report -i perf-stripped.data --stdio --no-children -g none > stripped.txt 2>&1
+grep -q "\[\.\] 0x0000" stripped.txt || { head -20 stripped.txt; fail "the stripped workload has no entry without symbol"; }
+
+# every line but perf's hints and the empty lines around them ("#" or blank)
+clean() { grep -v -e '^# To display the perf.data header' -e '^# (Tip:' -e '^#$' -e '^$' "$1"; }
+
+n=0
+check() {	# check FILE ARGS...: perf report and ours print the same
+  f=$1; shift
+  $PERF report -i "$f" --stdio "$@" > p.raw 2>p.err || { cat p.err; fail "perf report $* on $f"; }
+  "$BPFPERF" report -i "$f" "$@" > o.raw 2>o.err || { cat o.err; fail "bpfperf report $* on $f"; }
+  clean p.raw > p.txt; clean o.raw > o.txt
+  [ -s p.txt ] || fail "perf report $* on $f printed nothing"
+  if ! diff p.txt o.txt > d.txt; then
+    head -30 d.txt
+    fail "$f, $*: not as perf prints it"
+  fi
+  n=$((n + 1))
+}
+
+for f in perf.data perf-stripped.data ours.data; do
+  for ch in --no-children --children; do
+    while read -r opts; do
+      # shellcheck disable=SC2086
+      check $f $ch -g none $opts
+    done <<'EOF'
+-F sym,overhead
+-F overhead,sym
+-F dso,sym
+-F sym,overhead --sort dso
+-F overhead,sym -s sym,dso
+-F overhead,dso -s sym
+-F overhead
+-F overhead,period
+-F sample --sort overhead
+-F +sample,period
+-F period,overhead,comm --sort comm
+-F overhead_children,sym
+--sort sym,overhead
+--sort sample,sym
+-s period,sym
+-n --show-total-period
+-q
+-q -n
+--hide-unresolved
+--hide-unresolved -n
+--symbol-filter=work
+-F overhead,comm,sym --comm equal_work
+-F cpu,overhead
+-s cpu,sym
+EOF
+    if [ $ch = --no-children ]; then
+      check $f $ch -g none --dsos libc.so.6 -F sym,overhead
+      check $f $ch -g none --symbol-filter=get --percentage relative
+    fi
+    check $f $ch -g graph,0,caller --percent-limit 0 -F sym,overhead
+    check $f $ch -g graph,0,caller --percent-limit 0 -s sym
+    check $f $ch -g graph,0,caller --percent-limit 0 --hide-unresolved
+  done
+done
+ok "$n views of 3 recordings as perf prints them"
