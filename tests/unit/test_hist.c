@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hist/filter.h"
 #include "hist/hist.h"
 #include "util.h"
 
@@ -535,6 +536,81 @@ static void test_equal_period_order(void **state)
 	}
 }
 
+/* perf's sort list (exact_order): the keys alone order the entries, fields
+ * among them where listed; fields only: one entry. hide_unresolved drops
+ * samples taken without symbol and cuts symbol-less callers from chains;
+ * sym_filter keeps the entries whose symbol contains it; with children,
+ * the filter's --dsos picks entries by their own dso. */
+static void test_sort_list_and_entry_filters(void **state)
+{
+	(void)state;
+	const struct hist_frame zeta = { .dso = D_APP, .sym = S_ZETA, .start = 0x3000, .level = '.' };
+	const struct hist_frame hex = { .dso = D_APP, .sym = S_HEX, .ip_sym = S_HEX, .level = '.' };
+	const struct hist_frame e = { .dso = D_LIBZ, .sym = S_E, .start = 0x10, .level = '.' };
+
+	/* sym, then overhead: "E" before "zeta" although zeta has more */
+	struct hist_opts o = { .keys = { SORT_SYM, SORT_OVERHEAD }, .nkeys = 2, .exact_order = true };
+	struct hist *h = hist_new(&o);
+	one(h, 1, &zeta);
+	one(h, 1, &zeta);
+	one(h, 1, &e);
+	hist_finish(h);
+	assert_int_equal(hist_nr_entries(h), 2);
+	assert_ptr_equal(hist_entry_at(h, 0)->sym, S_E);
+	assert_ptr_equal(hist_entry_at(h, 1)->sym, S_ZETA);
+	hist_free(h);
+
+	o = (struct hist_opts){ .keys = { SORT_OVERHEAD }, .nkeys = 1, .exact_order = true };
+	h = hist_new(&o);
+	one(h, 1, &zeta);
+	one(h, 1, &e);
+	hist_finish(h);
+	assert_int_equal(hist_nr_entries(h), 1);
+	assert_int_equal(hist_entry_at(h, 0)->self, 200);
+	hist_free(h);
+
+	o = (struct hist_opts){ .keys = { SORT_SYM }, .nkeys = 1, .callchains = true, .children = true,
+				.hide_unresolved = true };
+	h = hist_new(&o);
+	one(h, 1, &hex);					/* left out */
+	one(h, 3, (const struct hist_frame[]){ zeta, hex, e });	/* zeta <- E */
+	hist_finish(h);
+	assert_int_equal(hist_total_samples(h), 1);
+	assert_int_equal(hist_hidden_samples(h), 1);
+	assert_int_equal(hist_nr_entries(h), 2);
+	for (size_t i = 0; i < hist_nr_entries(h); i++)
+		assert_ptr_not_equal(hist_entry_at(h, i)->sym, S_HEX);
+	hist_free(h);
+
+	o = (struct hist_opts){ .keys = { SORT_SYM }, .nkeys = 1, .sym_filter = "et" };
+	h = hist_new(&o);
+	one(h, 1, &zeta);
+	one(h, 1, &e);
+	one(h, 1, &hex);
+	hist_finish(h);
+	assert_int_equal(hist_nr_entries(h), 1);
+	assert_ptr_equal(hist_entry_at(h, 0)->sym, S_ZETA);
+	assert_int_equal(hist_total_period(h), 300);
+	hist_free(h);
+
+	/* --dsos libz with children: E's entry (its own dso) and only it,
+	 * with the samples of zeta it called */
+	struct hist_filter flt = { 0 };
+	assert_int_equal(hist_filter_add_dsos(&flt, D_LIBZ), 0);
+	o = (struct hist_opts){ .keys = { SORT_SYM }, .nkeys = 1, .callchains = true, .children = true,
+				.filter = &flt };
+	h = hist_new(&o);
+	one(h, 2, (const struct hist_frame[]){ zeta, e });
+	one(h, 1, &e);
+	hist_finish(h);
+	assert_int_equal(hist_nr_entries(h), 1);
+	assert_ptr_equal(hist_entry_at(h, 0)->sym, S_E);
+	assert_int_equal(hist_entry_at(h, 0)->children, 200);
+	assert_int_equal(hist_entry_at(h, 0)->self, 100);
+	hist_free(h);
+	hist_filter_free(&flt);
+}
+
 /* perf report --max-stack N in caller order: the chain is the N outermost
  * frames; a sampled function left out of it (off_chain) makes the entry,
  * but its call graph ends at the last frame kept. */
@@ -673,6 +749,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_unresolved_frames),
 		cmocka_unit_test(test_off_chain_leaf),
 		cmocka_unit_test(test_equal_period_order),
+		cmocka_unit_test(test_sort_list_and_entry_filters),
 		cmocka_unit_test(test_empty_and_odd),
 	};
 	if (argc > 1 && !strcmp(argv[1], "bench")) {
