@@ -18,6 +18,7 @@
 need_root
 need_cmd perf linux-perf
 need_cmd cc gcc
+need_cmd python3
 cd "$TMP"
 PERF="perf --buildid-dir $TMP/bid"
 cc -O0 -g -fno-omit-frame-pointer -o equal_work "$SRC/tests/workloads/equal_work.c" ||
@@ -33,8 +34,13 @@ perf_rec -g -e cpu-clock -c 2000000 -o perf-stripped.data -- ./stripped_work 0.5
 $PERF report -i perf-stripped.data --stdio --no-children -g none > stripped.txt 2>&1
 grep -q "\[\.\] 0x0000" stripped.txt || { head -20 stripped.txt; fail "the stripped workload has no entry without symbol"; }
 
-# every line but perf's hints and the empty lines around them ("#" or blank)
-clean() { grep -v -e '^# To display the perf.data header' -e '^# (Tip:' -e '^#$' -e '^$' "$1"; }
+# every line but perf's hints and the empty lines around them ("#" or blank);
+# where modules are loaded, without the entries that show module code
+# (drop_modules.py: perf 6.1 names it [kernel.kallsyms])
+clean() {
+  grep -v -e '^# To display the perf.data header' -e '^# (Tip:' -e '^#$' -e '^$' "$1" |
+    python3 "$SRC/tests/integration/drop_modules.py"
+}
 
 n=0
 check() {	# check FILE ARGS...: perf report and ours print the same
