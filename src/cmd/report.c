@@ -449,9 +449,10 @@ static int report_pass(struct report *rp, const struct hist_opts *ho, bool callg
 	rp->file = f;
 	if (profile_build(&rp->p, f, &po) < 0 || report_write(rp, callgraph, ho->callgraph_limit) < 0)
 		goto out;
-	if (rp->p.samples == 0 && !rp->p.filtered && !rp->p.lost && !rp->stats && !rp->time && !rp->cpu_list)
+	if (rp->p.samples == 0 && !rp->p.filtered && !rp->p.lost && !rp->stats && !rp->time && !rp->cpu_list &&
+	    !rp->quiet)
 		explain_no_samples(rp, f, po.only_event);
-	if (first && rp->p.no_task && !rp->stats)
+	if (first && rp->p.no_task && !rp->stats && !rp->quiet)
 		fprintf(stderr, "%llu samples have no task (pid -1: the kernel could not name it, e.g. "
 			"it was exiting); they are shown as the thread ':-1', as perf does\n",
 			(unsigned long long)rp->p.no_task);
@@ -460,7 +461,7 @@ static int report_pass(struct report *rp, const struct hist_opts *ho, bool callg
 			"(-vv tells why); threads, maps or symbols may be missing from the profile",
 			(unsigned long long)rp->p.malformed, pd_record_type_name(rp->p.malformed_type),
 			(unsigned long long)rp->p.malformed_offset);
-	if (first && rp->p.filtered)
+	if (first && rp->p.filtered && !rp->quiet)
 		fprintf(stderr, "%llu samples were dropped by the BPF filter (record --filter or --bpf-object)\n",
 			(unsigned long long)rp->p.filtered);
 	if (first && rp->p.lost && !rp->json)
@@ -503,7 +504,8 @@ static int report_multi(struct report *rp, const struct hist_opts *ho, const siz
 		hs[built] = p[built].h;
 		roots[built] = off_cpu[built] ? "[off-cpu]" : NULL;
 		oo[built] = (struct out_opts){ .event_name = pd_event_at(f[built], idx[built])->name,
-					       .total_samples = p[built].samples, .lost_samples = p[built].lost,
+					       .total_samples = p[built].samples - hist_hidden_samples(p[built].h),
+					       .lost_samples = p[built].lost,
 					       .percent_limit = rp->percent_limit, .title = rp->input };
 	}
 	if (rp->json) {
@@ -626,6 +628,9 @@ static int resolve_views(struct report *rp, struct hist_opts *ho)
 	}
 	ho->parent_regex = rp->parent_regex;
 	ho->sym_filter = rp->sym_filter;
+	/* the table and JSON list entries; folded stacks and flame graphs
+	 * show whole stacks, so there the filters keep samples by their leaf */
+	ho->filter_entries = !rp->folded && !rp->flamegraph;
 	ho->hide_unresolved = rp->hide_unresolved;
 	if (rp->quiet)
 		log_set_verbosity(-1);

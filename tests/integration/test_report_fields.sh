@@ -97,3 +97,14 @@ EOF
   done
 done
 ok "$n views of 3 recordings as perf prints them"
+
+# with call chains, --dsos picks the table's entries (children) by their own
+# dso, but folded stacks and flame graphs keep whole samples by their leaf:
+# the folded counts are the samples taken in the kernel, not every stack
+K='[kernel.kallsyms]'
+want=$("$BPFPERF" report -i ours.data --no-children -g none -s comm -n --dsos "$K" -q | awk '{ s += $2 } END { print s + 0 }')
+got=$("$BPFPERF" report -i ours.data --folded --dsos "$K" | awk '{ s += $NF } END { print s + 0 }')
+all=$("$BPFPERF" report -i ours.data --folded | awk '{ s += $NF } END { print s + 0 }')
+[ "$got" = "$want" ] && [ "$got" -gt 0 ] && [ "$got" -lt "$all" ] ||
+  fail "--folded --dsos $K: $got samples in the stacks, $want taken in the kernel, $all in all"
+ok "--folded --dsos $K: the $got samples taken in the kernel, of $all"

@@ -534,6 +534,30 @@ static void test_equal_period_order(void **state)
 		}
 		hist_free(h);
 	}
+
+	/* one total order (qsort needs one) with dsos of equal rank and
+	 * frames with and without symbol: dso by name, within a dso those with
+	 * a symbol first, by address descending */
+	h = hist_new(&o);
+	hist_dso_order(h, rank_libz_last, NULL);
+	const struct hist_frame r = { .dso = D_APP, .sym = S_R, .start = 0x50, .level = '.' };
+	const struct hist_frame kids[4] = {
+		{ .dso = D_UNK, .sym = S_UNK, .ip_sym = S_UNK, .level = '.' },
+		{ .dso = D_APP, .sym = S_HEX, .ip_sym = S_HEX, .level = '.' },
+		{ .dso = D_APP, .sym = S_B, .start = 0x100, .level = '.' },
+		{ .dso = D_APP, .sym = S_ZETA, .start = 0x3000, .level = '.' } };
+	for (int k = 0; k < 4; k++) {
+		struct hist_frame f[3] = { { .dso = D_APP, .sym = S_X, .start = 0x400, .level = '.' }, kids[k], r };
+		one(h, 3, f);
+	}
+	hist_finish(h);
+	const struct callchain_node *n = find(h, C_A, S_X)->callers->kids[0];
+	assert_int_equal(n->nkids, 4);
+	assert_ptr_equal(n->kids[0]->frame->sym, S_ZETA);
+	assert_ptr_equal(n->kids[1]->frame->sym, S_B);
+	assert_ptr_equal(n->kids[2]->frame->ip_sym, S_HEX);
+	assert_ptr_equal(n->kids[3]->frame->ip_sym, S_UNK);
+	hist_free(h);
 }
 
 /* perf's sort list (exact_order): the keys alone order the entries, fields
@@ -598,7 +622,7 @@ static void test_sort_list_and_entry_filters(void **state)
 	struct hist_filter flt = { 0 };
 	assert_int_equal(hist_filter_add_dsos(&flt, D_LIBZ), 0);
 	o = (struct hist_opts){ .keys = { SORT_SYM }, .nkeys = 1, .callchains = true, .children = true,
-				.filter = &flt };
+				.filter = &flt, .filter_entries = true };
 	h = hist_new(&o);
 	one(h, 2, (const struct hist_frame[]){ zeta, e });
 	one(h, 1, &e);
@@ -607,6 +631,16 @@ static void test_sort_list_and_entry_filters(void **state)
 	assert_ptr_equal(hist_entry_at(h, 0)->sym, S_E);
 	assert_int_equal(hist_entry_at(h, 0)->children, 200);
 	assert_int_equal(hist_entry_at(h, 0)->self, 100);
+	hist_free(h);
+	/* for stack walks (folded, flame graphs): samples by their leaf */
+	o.filter_entries = false;
+	h = hist_new(&o);
+	one(h, 2, (const struct hist_frame[]){ zeta, e });
+	one(h, 1, &e);
+	hist_finish(h);
+	assert_int_equal(hist_filtered_samples(h), 1);
+	assert_int_equal(hist_nr_entries(h), 1);
+	assert_int_equal(hist_entry_at(h, 0)->children, 100);
 	hist_free(h);
 	hist_filter_free(&flt);
 }

@@ -694,8 +694,9 @@ static void add_sample(struct hist *h, const struct hist_sample *s)
 	 * samples of every callee */
 	const struct hist_frame *leaf = s->frames && s->nframes ? &s->frames[0] : NULL;
 	if (h->opts.filter && (!hist_filter_match_thread(h->opts.filter, s->comm, s->pid, s->tid) ||
-			       (!h->opts.children && !hist_filter_match_frame(h->opts.filter, leaf ? leaf->dso : NULL,
-									      leaf ? leaf->sym : NULL)))) {
+			       (!(h->opts.children && h->opts.filter_entries) &&
+				!hist_filter_match_frame(h->opts.filter, leaf ? leaf->dso : NULL,
+							 leaf ? leaf->sym : NULL)))) {
 		h->filtered_period += s->period;
 		h->filtered_samples++;
 		h->total_period += s->period;
@@ -814,7 +815,7 @@ void hist_add_sample(struct hist *h, const struct hist_sample *s)
 	/* perf's --hide-unresolved: a sample taken where no symbol is, is
 	 * left out; so are its callers without symbol, from its call chain
 	 * (perf's add_callchain_ip skips them) */
-	if (!s->nframes || s->frames[0].ip_sym) {
+	if (!s->frames || !s->nframes || s->frames[0].ip_sym) {
 		h->hidden_samples++;
 		return;
 	}
@@ -1230,25 +1231,30 @@ static int cmp_group(const void *pa, const void *pb)
 	const struct group *a = pa, *b = pb;
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
-	if (a->frame->dso != b->frame->dso && group_hist->dso_rank) {
-		uint32_t ra = group_hist->dso_rank(group_hist->dso_rank_ctx, a->frame->dso);
-		uint32_t rb = group_hist->dso_rank(group_hist->dso_rank_ctx, b->frame->dso);
-		if (ra != rb)
-			return ra > rb ? -1 : 1;
-	}
 	/* perf: ties in the order of its tree of callees, which is keyed by
 	 * (dso, symbol start) or, for frames without symbol, (dso, address):
-	 * descending within a dso ("%#.16llx" strings sort as their values) */
-	if (a->frame->dso == b->frame->dso) {
-		if (a->frame->ip_sym && b->frame->ip_sym)
-			return -strcmp(a->frame->ip_sym, b->frame->ip_sym);
-		if (!a->frame->ip_sym && !b->frame->ip_sym && a->frame->start != b->frame->start)
-			return a->frame->start > b->frame->start ? -1 : 1;
+	 * dsos by rank, highest first (then by name: one total order for
+	 * qsort); within a dso descending ("%#.16llx" strings sort as their
+	 * values), frames with a symbol before those without */
+	const struct hist_frame *fa = a->frame, *fb = b->frame;
+	if (fa->dso != fb->dso) {
+		if (group_hist->dso_rank) {
+			uint32_t ra = group_hist->dso_rank(group_hist->dso_rank_ctx, fa->dso);
+			uint32_t rb = group_hist->dso_rank(group_hist->dso_rank_ctx, fb->dso);
+			if (ra != rb)
+				return ra > rb ? -1 : 1;
+		}
+		int c = str_cmp_null(fa->dso, fb->dso);
+		if (c)
+			return c;
 	}
-	int c = str_cmp_null(cg_sym(a->frame), cg_sym(b->frame));
-	if (c)
-		return c;
-	c = str_cmp_null(a->frame->dso, b->frame->dso);
+	if (!fa->ip_sym != !fb->ip_sym)
+		return fa->ip_sym ? 1 : -1;
+	if (fa->ip_sym)
+		return -strcmp(fa->ip_sym, fb->ip_sym);
+	if (fa->start != fb->start)
+		return fa->start > fb->start ? -1 : 1;
+	int c = str_cmp_null(fa->sym, fb->sym);
 	if (c)
 		return c;
 	return a->b < b->b ? -1 : a->b > b->b;
@@ -1649,7 +1655,7 @@ void hist_finish(struct hist *h)
 
 	h->sorted = xmalloc((h->nents ? h->nents : 1) * sizeof(*h->sorted));
 	h->nsorted = 0;
-	bool by_frame = h->opts.children && hist_filter_has_frame(h->opts.filter);
+	bool by_frame = h->opts.children && h->opts.filter_entries && hist_filter_has_frame(h->opts.filter);
 	for (size_t i = 0; i < h->nents; i++) {
 		struct hent *he = &h->ents[i];
 		if (by_frame && !hist_filter_match_frame(h->opts.filter, he->e.dso, he->e.sym))

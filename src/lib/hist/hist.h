@@ -157,6 +157,9 @@ struct hist_opts {
 				 * (perf's resolution order) */
 	const struct hist_filter *filter;	/* samples it refuses count in the
 				 * total but make no entry (hist/filter.h); NULL: none */
+	bool filter_entries;	/* with children, filter's --dsos/--symbols choose entries
+				 * by their own dso and symbol (perf's table), not samples
+				 * by their leaf (what stack walks need) */
 	const char *sym_filter;	/* perf's --symbol-filter: only entries whose symbol
 				 * contains it (entries without a symbol: none) */
 	bool hide_unresolved;	/* perf's --hide-unresolved: samples whose sampled
