@@ -6,7 +6,8 @@
 # --comm/--dsos elision with -F, the cpu key of a file without sample CPUs
 # (-001), and a call graph's first line under -F and --sort sym. On perf's
 # recording and ours, of a workload with symbols and of its stripped copy
-# (entries without symbol), with and without --children.
+# (entries without symbol), with and without --children; on one CPU, on
+# perf's recording only (see FILES).
 #
 # Not compared, where we differ from perf 6.1 on purpose (docs/bpfperf-report.md):
 # --children with --dsos or --symbols (perf keeps or hides an entry as the
@@ -27,12 +28,23 @@ cc -O0 -g -fno-omit-frame-pointer -o equal_work "$SRC/tests/workloads/equal_work
 # unstripped copy in the build-id cache)
 cc -O0 -fno-omit-frame-pointer -o stripped_work "$SRC/tests/workloads/equal_work.c" && strip -s stripped_work ||
   fail "cannot build the stripped workload"
+# Some 340 reports: on one CPU (the emulated guests, 10-50x slower) only
+# perf's recording of the workload with symbols is viewed; the views do not
+# depend on the kernel but for its modules, which that recording has too.
+FILES="perf.data perf-stripped.data ours.data"
+if [ "$(nproc)" -lt 2 ]; then
+  FILES=perf.data
+  echo "one CPU: the views of perf.data only (perf-stripped.data and ours.data where there are two CPUs)"
+fi
 perf_rec -g -e cpu-clock -c 2000000 -o perf.data -- ./equal_work 0.5 || fail "perf record"
-perf_rec -g -e cpu-clock -c 2000000 -o perf-stripped.data -- ./stripped_work 0.5 || fail "perf record"
 "$BPFPERF" record -g -e cpu-clock -c 2000000 -o ours.data -- ./equal_work 0.5 >/dev/null 2>rec.err ||
   { cat rec.err; fail "bpfperf record"; }
-$PERF report -i perf-stripped.data --stdio --no-children -g none > stripped.txt 2>&1
-grep -q "\[\.\] 0x0000" stripped.txt || { head -20 stripped.txt; fail "the stripped workload has no entry without symbol"; }
+case $FILES in *perf-stripped.data*)
+  perf_rec -g -e cpu-clock -c 2000000 -o perf-stripped.data -- ./stripped_work 0.5 || fail "perf record"
+  $PERF report -i perf-stripped.data --stdio --no-children -g none > stripped.txt 2>&1
+  grep -q "\[\.\] 0x0000" stripped.txt ||
+    { head -20 stripped.txt; fail "the stripped workload has no entry without symbol"; }
+esac
 
 # every line but perf's hints and the empty lines around them ("#" or blank);
 # where modules are loaded, without the entries that show module code
@@ -56,7 +68,7 @@ check() {	# check FILE ARGS...: perf report and ours print the same
   n=$((n + 1))
 }
 
-for f in perf.data perf-stripped.data ours.data; do
+for f in $FILES; do
   for ch in --no-children --children; do
     while read -r opts; do
       # shellcheck disable=SC2086
@@ -96,7 +108,7 @@ EOF
     check $f $ch -g graph,0,caller --percent-limit 0 --hide-unresolved
   done
 done
-ok "$n views of 3 recordings as perf prints them"
+ok "$n views of $FILES as perf prints them"
 
 # with call chains, --dsos picks the table's entries (children) by their own
 # dso, but folded stacks and flame graphs keep whole samples by their leaf:
