@@ -196,6 +196,31 @@ static size_t read_sym_section(Elf *e, Elf64_Word sh_type, struct symtab *st)
 	return count;
 }
 
+/* Has a section of type sh_type a named, defined data symbol? perf loads
+ * those too (its dso__load_sym keeps functions and objects), and their
+ * count decides whether it names PLT stubs. */
+static bool has_defined_object(Elf *e, Elf64_Word sh_type)
+{
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != sh_type)
+			continue;
+		Elf_Data *data = elf_getdata(scn, NULL);
+		size_t entsize = gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT);
+		if (!data || !entsize)
+			continue;
+		size_t nsyms = data->d_size / entsize;
+		for (size_t i = 1; i < nsyms; i++) {
+			GElf_Sym sym;
+			if (gelf_getsym(data, (int)i, &sym) && GELF_ST_TYPE(sym.st_info) == STT_OBJECT &&
+			    sym.st_name && sym.st_shndx != SHN_UNDEF)
+				return true;
+		}
+	}
+	return false;
+}
+
 static bool has_section(Elf *e, const char *name, Elf_Scn **out)
 {
 	size_t shstrndx;
@@ -470,15 +495,18 @@ static void load_elf_syms(struct elf_file *f, const char *path, const char *root
 	size_t bidlen = 0;
 	read_build_id(f->e, bid, &bidlen);
 	size_t n0 = st->n;
-	if (!read_sym_section(f->e, SHT_SYMTAB, st)) {
+	bool symtab = read_sym_section(f->e, SHT_SYMTAB, st);
+	if (!symtab) {
 		bool mini = has_section(f->e, ".gnu_debugdata", NULL);
 		if (!load_debug_file(f->e, path, root, bid, bidlen, st) && mini)
 			read_minidebuginfo(f->e, path, st);
 		read_sym_section(f->e, SHT_DYNSYM, st);
 	}
 	/* as perf's dso__load: "<target>@plt" stubs only in a file that gave
-	 * symbols of its own (a stripped executable's stubs stay addresses) */
-	if (st->n > n0)
+	 * symbols of its own, functions or data (a stripped executable that
+	 * defines nothing keeps its stubs as addresses; dash, which defines
+	 * environ, names them) */
+	if (st->n > n0 || has_defined_object(f->e, symtab ? SHT_SYMTAB : SHT_DYNSYM))
 		read_plt_syms(f->e, st);
 }
 
