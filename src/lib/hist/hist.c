@@ -1465,13 +1465,19 @@ static int cmp_int(int a, int b)
 	return a < b ? -1 : a > b;
 }
 
+static int cmp_desc(uint64_t a, uint64_t b)	/* highest first */
+{
+	return a > b ? -1 : a < b;
+}
+
 /* perf's children sort: the children period, then "put caller above callee
  * when they have equal period", by the depth of their call graphs, for
  * entries of one thread (approximated here by the comm) */
 static int cmp_children(const struct hist *h, const struct hent *a, const struct hent *b)
 {
-	if (a->e.children != b->e.children)
-		return a->e.children > b->e.children ? -1 : 1;
+	int c = cmp_desc(a->e.children, b->e.children);
+	if (c)
+		return c;
 	if (h->opts.children && h->opts.callchains && a->e.comm == b->e.comm && a->max_depth != b->max_depth)
 		return a->max_depth > b->max_depth ? -1 : 1;
 	return 0;
@@ -1490,8 +1496,9 @@ static int cmp_entries(const void *pa, const void *pb)
 			if (c)
 				return c;
 		}
-		if (a->self != b->self)
-			return a->self > b->self ? -1 : 1;
+		int c = cmp_desc(a->self, b->self);
+		if (c)
+			return c;
 	}
 	for (int i = 0; i < h->opts.nkeys; i++) {
 		int c = 0;
@@ -1501,10 +1508,10 @@ static int cmp_entries(const void *pa, const void *pb)
 			break;
 		case SORT_OVERHEAD:
 		case SORT_PERIOD:
-			c = a->self != b->self ? (a->self > b->self ? -1 : 1) : 0;
+			c = cmp_desc(a->self, b->self);
 			break;
 		case SORT_SAMPLE:
-			c = a->nr_samples != b->nr_samples ? (a->nr_samples > b->nr_samples ? -1 : 1) : 0;
+			c = cmp_desc(a->nr_samples, b->nr_samples);
 			break;
 		case SORT_COMM:
 			c = str_cmp_null(a->comm, b->comm);

@@ -621,31 +621,29 @@ static uint64_t rank_slot_hash(const void *slot, const void *ctx)
 	return hash_u64((uintptr_t)((const struct dso_rank *)slot)->name);
 }
 
+/* The slot of an interned dso name in the rank table: its own, or the
+ * empty one where it would go (the table has room). */
+static struct dso_rank *rank_slot(const struct machine *m, const char *name)
+{
+	size_t mask = m->rank_slots - 1, j = hash_u64((uintptr_t)name) & mask;
+	while (m->ranks[j].name && m->ranks[j].name != name)
+		j = (j + 1) & mask;
+	return &m->ranks[j];
+}
+
 /* The next rank for a dso name not seen yet (name interned). */
 static void rank_dso(struct machine *m, const char *name)
 {
 	if ((m->nranks + 1) * 2 > m->rank_slots)
 		OA_RESIZE(m->ranks, m->rank_slots, m->rank_slots ? m->rank_slots * 2 : 64, rank_slot_hash, NULL);
-	size_t mask = m->rank_slots - 1, j = hash_u64((uintptr_t)name) & mask;
-	while (m->ranks[j].name) {
-		if (m->ranks[j].name == name)
-			return;
-		j = (j + 1) & mask;
-	}
-	m->ranks[j] = (struct dso_rank){ name, (uint32_t)++m->nranks };
+	struct dso_rank *r = rank_slot(m, name);
+	if (!r->name)
+		*r = (struct dso_rank){ name, (uint32_t)++m->nranks };
 }
 
 uint32_t machine_dso_rank(const struct machine *m, const char *dso)
 {
-	if (!m->rank_slots || !dso)
-		return 0;
-	size_t mask = m->rank_slots - 1, j = hash_u64((uintptr_t)dso) & mask;
-	while (m->ranks[j].name) {
-		if (m->ranks[j].name == dso)
-			return m->ranks[j].rank;
-		j = (j + 1) & mask;
-	}
-	return 0;
+	return m->rank_slots && dso ? rank_slot(m, dso)->rank : 0;
 }
 
 static bool is_kmod_path(const char *path)
