@@ -51,6 +51,16 @@ wait_until() {
   while [ $_w -gt 0 ]; do "$@" && return 0; sleep 0.1; _w=$((_w - 1)); done
   "$@"
 }
+# equal_work_recordings SECONDS: tests/workloads/equal_work built as
+# ./equal_work and recorded with call graphs at a fixed period (many ties)
+# by perf (perf.data) and by us (ours.data), each for SECONDS of CPU time
+equal_work_recordings() {
+  cc -O0 -g -fno-omit-frame-pointer -o equal_work "$SRC/tests/workloads/equal_work.c" ||
+    fail "cannot build the workload"
+  perf_rec -g -e cpu-clock -c 2000000 -o perf.data -- ./equal_work "$1" || fail "perf record"
+  "$BPFPERF" record -g -e cpu-clock -c 2000000 -o ours.data -- ./equal_work "$1" >/dev/null 2>rec.err ||
+    { cat rec.err; fail "bpfperf record"; }
+}
 # perf_rec ARGS...: 'perf record' with this test's build-id dir, tried three
 # times: perf 6.1 sometimes aborts in its build-id code ("assertion failed at
 # util/build-id.c") while other BPF programs come and go. After the third

@@ -22,8 +22,6 @@ need_cmd cc gcc
 need_cmd python3
 cd "$TMP"
 PERF="perf --buildid-dir $TMP/bid"
-cc -O0 -g -fno-omit-frame-pointer -o equal_work "$SRC/tests/workloads/equal_work.c" ||
-  fail "cannot build the workload"
 # built apart (another build-id: perf would take the symbols of the
 # unstripped copy in the build-id cache)
 cc -O0 -fno-omit-frame-pointer -o stripped_work "$SRC/tests/workloads/equal_work.c" && strip -s stripped_work ||
@@ -36,9 +34,7 @@ if [ "$(nproc)" -lt 2 ]; then
   FILES=perf.data
   echo "one CPU: the views of perf.data only (perf-stripped.data and ours.data where there are two CPUs)"
 fi
-perf_rec -g -e cpu-clock -c 2000000 -o perf.data -- ./equal_work 0.5 || fail "perf record"
-"$BPFPERF" record -g -e cpu-clock -c 2000000 -o ours.data -- ./equal_work 0.5 >/dev/null 2>rec.err ||
-  { cat rec.err; fail "bpfperf record"; }
+equal_work_recordings 0.5
 case $FILES in *perf-stripped.data*)
   perf_rec -g -e cpu-clock -c 2000000 -o perf-stripped.data -- ./stripped_work 0.5 || fail "perf record"
   $PERF report -i perf-stripped.data --stdio --no-children -g none > stripped.txt 2>&1

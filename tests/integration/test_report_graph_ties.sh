@@ -14,11 +14,7 @@ need_cmd cc gcc
 need_cmd python3
 cd "$TMP"
 PERF="perf --buildid-dir $TMP/bid"
-cc -O0 -g -fno-omit-frame-pointer -o equal_work "$SRC/tests/workloads/equal_work.c" ||
-  fail "cannot build the workload"
-perf_rec -g -e cpu-clock -c 2000000 -o perf.data -- ./equal_work 1 || fail "perf record"
-"$BPFPERF" record -g -e cpu-clock -c 2000000 -o ours.data -- ./equal_work 1 >/dev/null 2>rec.err ||
-  { cat rec.err; fail "bpfperf record"; }
+equal_work_recordings 1
 
 # the entries and their call graphs; where modules are loaded, without the
 # entries that show module code (drop_modules.py: perf 6.1 names it

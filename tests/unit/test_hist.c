@@ -465,6 +465,10 @@ static void test_unresolved_frames(void **state)
  * highest first, or by name without it. */
 static const char D_LIBZ[] = "libz.so", D_UNK[] = "[unknown]";
 static const char S_ZETA[] = "zeta", S_HEX[] = "0x0000000000001000", S_UNK[] = "0x00000000deadbeef";
+static const struct hist_frame F_ZETA = { .dso = D_APP, .sym = S_ZETA, .start = 0x3000, .level = '.' };
+static const struct hist_frame F_HEX = { .dso = D_APP, .sym = S_HEX, .ip_sym = S_HEX, .level = '.' };
+static const struct hist_frame F_UNK = { .dso = D_UNK, .sym = S_UNK, .ip_sym = S_UNK, .level = '.' };
+static const struct hist_frame F_E = { .dso = D_LIBZ, .sym = S_E, .start = 0x10, .level = '.' };
 
 static uint32_t rank_libz_last(const void *ctx, const char *dso)
 {
@@ -484,14 +488,10 @@ static void test_equal_period_order(void **state)
 	(void)state;
 	struct hist_opts o = { .keys = { SORT_COMM, SORT_DSO, SORT_SYM }, .nkeys = 3, .callchains = true };
 	struct hist *h = hist_new(&o);
-	const struct hist_frame zeta = { .dso = D_APP, .sym = S_ZETA, .start = 0x3000, .level = '.' };
-	const struct hist_frame hex = { .dso = D_APP, .sym = S_HEX, .ip_sym = S_HEX, .level = '.' };
-	const struct hist_frame unk = { .dso = D_UNK, .sym = S_UNK, .ip_sym = S_UNK, .level = '.' };
-	const struct hist_frame zlib = { .dso = D_LIBZ, .sym = S_E, .start = 0x10, .level = '.' };
-	one(h, 1, &unk);
-	one(h, 1, &hex);
-	one(h, 1, &zlib);
-	one(h, 1, &zeta);
+	one(h, 1, &F_UNK);
+	one(h, 1, &F_HEX);
+	one(h, 1, &F_E);
+	one(h, 1, &F_ZETA);
 	hist_finish(h);
 	assert_int_equal(hist_nr_entries(h), 4);
 	assert_ptr_equal(hist_entry_at(h, 0)->sym, S_ZETA);
@@ -568,16 +568,12 @@ static void test_equal_period_order(void **state)
 static void test_sort_list_and_entry_filters(void **state)
 {
 	(void)state;
-	const struct hist_frame zeta = { .dso = D_APP, .sym = S_ZETA, .start = 0x3000, .level = '.' };
-	const struct hist_frame hex = { .dso = D_APP, .sym = S_HEX, .ip_sym = S_HEX, .level = '.' };
-	const struct hist_frame e = { .dso = D_LIBZ, .sym = S_E, .start = 0x10, .level = '.' };
-
 	/* sym, then overhead: "E" before "zeta" although zeta has more */
 	struct hist_opts o = { .keys = { SORT_SYM, SORT_OVERHEAD }, .nkeys = 2, .exact_order = true };
 	struct hist *h = hist_new(&o);
-	one(h, 1, &zeta);
-	one(h, 1, &zeta);
-	one(h, 1, &e);
+	one(h, 1, &F_ZETA);
+	one(h, 1, &F_ZETA);
+	one(h, 1, &F_E);
 	hist_finish(h);
 	assert_int_equal(hist_nr_entries(h), 2);
 	assert_ptr_equal(hist_entry_at(h, 0)->sym, S_E);
@@ -586,8 +582,8 @@ static void test_sort_list_and_entry_filters(void **state)
 
 	o = (struct hist_opts){ .keys = { SORT_OVERHEAD }, .nkeys = 1, .exact_order = true };
 	h = hist_new(&o);
-	one(h, 1, &zeta);
-	one(h, 1, &e);
+	one(h, 1, &F_ZETA);
+	one(h, 1, &F_E);
 	hist_finish(h);
 	assert_int_equal(hist_nr_entries(h), 1);
 	assert_int_equal(hist_entry_at(h, 0)->self, 200);
@@ -596,8 +592,8 @@ static void test_sort_list_and_entry_filters(void **state)
 	o = (struct hist_opts){ .keys = { SORT_SYM }, .nkeys = 1, .callchains = true, .children = true,
 				.hide_unresolved = true };
 	h = hist_new(&o);
-	one(h, 1, &hex);					/* left out */
-	one(h, 3, (const struct hist_frame[]){ zeta, hex, e });	/* zeta <- E */
+	one(h, 1, &F_HEX);					/* left out */
+	one(h, 3, (const struct hist_frame[]){ F_ZETA, F_HEX, F_E });	/* zeta <- E */
 	hist_finish(h);
 	assert_int_equal(hist_total_samples(h), 1);
 	assert_int_equal(hist_hidden_samples(h), 1);
@@ -608,9 +604,9 @@ static void test_sort_list_and_entry_filters(void **state)
 
 	o = (struct hist_opts){ .keys = { SORT_SYM }, .nkeys = 1, .sym_filter = "et" };
 	h = hist_new(&o);
-	one(h, 1, &zeta);
-	one(h, 1, &e);
-	one(h, 1, &hex);
+	one(h, 1, &F_ZETA);
+	one(h, 1, &F_E);
+	one(h, 1, &F_HEX);
 	hist_finish(h);
 	assert_int_equal(hist_nr_entries(h), 1);
 	assert_ptr_equal(hist_entry_at(h, 0)->sym, S_ZETA);
@@ -618,14 +614,14 @@ static void test_sort_list_and_entry_filters(void **state)
 	hist_free(h);
 
 	/* --dsos libz with children: E's entry (its own dso) and only it,
-	 * with the samples of zeta it called */
+	 * with the samples of F_ZETA it called */
 	struct hist_filter flt = { 0 };
 	assert_int_equal(hist_filter_add_dsos(&flt, D_LIBZ), 0);
 	o = (struct hist_opts){ .keys = { SORT_SYM }, .nkeys = 1, .callchains = true, .children = true,
 				.filter = &flt, .filter_entries = true };
 	h = hist_new(&o);
-	one(h, 2, (const struct hist_frame[]){ zeta, e });
-	one(h, 1, &e);
+	one(h, 2, (const struct hist_frame[]){ F_ZETA, F_E });
+	one(h, 1, &F_E);
 	hist_finish(h);
 	assert_int_equal(hist_nr_entries(h), 1);
 	assert_ptr_equal(hist_entry_at(h, 0)->sym, S_E);
@@ -635,8 +631,8 @@ static void test_sort_list_and_entry_filters(void **state)
 	/* for stack walks (folded, flame graphs): samples by their leaf */
 	o.filter_entries = false;
 	h = hist_new(&o);
-	one(h, 2, (const struct hist_frame[]){ zeta, e });
-	one(h, 1, &e);
+	one(h, 2, (const struct hist_frame[]){ F_ZETA, F_E });
+	one(h, 1, &F_E);
 	hist_finish(h);
 	assert_int_equal(hist_filtered_samples(h), 1);
 	assert_int_equal(hist_nr_entries(h), 1);
