@@ -18,6 +18,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +70,11 @@ struct report {
 	uint64_t max_stack;		/* --max-stack, 0: all */
 	bool inverted;			/* -G */
 	double cg_threshold;		/* -g's percent, < 0: default */
+	double cg_limit;		/* the call graphs' threshold in effect (percent) */
 	int cg_order;			/* -g's caller (0) / callee (1); -1: default */
+	enum out_cg_mode cg_mode;	/* -g's graph, fractal, flat or folded */
+	enum out_cg_value cg_value;	/* -g's percent, period or count */
+	unsigned cg_print_limit;	/* -g's second number (0: all) */
 	struct profile_opts po;		/* what every pass shares (views, symbols) */
 	const struct pd_file *file;	/* of the current pass */
 };
@@ -78,7 +83,8 @@ struct report {
 static bool callgraph_word(const char *w)
 {
 	static const char *const words[] = { "none", "graph", "caller", "callee", "flat", "fractal",
-					     "folded", "function", "address", "percent", "period", "count" };
+					     "folded", "function", "address", "percent", "period", "count",
+					     "srcline" };
 	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
 		if (!strncmp(w, words[i], strlen(words[i])))
 			return true;
@@ -86,13 +92,14 @@ static bool callgraph_word(const char *w)
 }
 
 /* perf's -g TYPE,MIN_PERCENT[,PRINT_LIMIT],ORDER,KEY[,branch],VALUE: the
- * words in any order; the first number is the threshold. What we cannot
- * draw is refused by name. */
+ * words in any order; the first number is the threshold, the second the
+ * print limit. What we cannot draw is refused by name. */
 static const char *parse_callgraph(const char *arg, void *dst)
 {
 	struct report *rp = dst;
 	char buf[256];
 	int nums = 0;
+	uint64_t lim;
 
 	rp->callgraph = 1;
 	if (!arg)
@@ -102,24 +109,39 @@ static const char *parse_callgraph(const char *arg, void *dst)
 		double v;
 		if (!strcmp(w, "none"))
 			rp->callgraph = 0;
-		else if (!strcmp(w, "graph") || !strcmp(w, "function") || !strcmp(w, "percent"))
+		else if (!strcmp(w, "graph"))
+			rp->cg_mode = OUT_CG_GRAPH;
+		else if (!strcmp(w, "fractal"))
+			rp->cg_mode = OUT_CG_FRACTAL;
+		else if (!strcmp(w, "flat"))
+			rp->cg_mode = OUT_CG_FLAT;
+		else if (!strcmp(w, "folded"))
+			rp->cg_mode = OUT_CG_FOLDED;
+		else if (!strcmp(w, "percent"))
+			rp->cg_value = OUT_CG_PERCENT;
+		else if (!strcmp(w, "period"))
+			rp->cg_value = OUT_CG_PERIOD;
+		else if (!strcmp(w, "count"))
+			rp->cg_value = OUT_CG_COUNT;
+		else if (!strcmp(w, "function"))
 			;
 		else if (!strcmp(w, "caller"))
 			rp->cg_order = 0;
 		else if (!strcmp(w, "callee"))
 			rp->cg_order = 1;
-		else if (parse_double(w, &v) && v >= 0 && v <= 100) {
-			if (nums++ == 0)
-				rp->cg_threshold = v;	/* the second number, perf's print limit, is ignored */
-		} else if (!strcmp(w, "flat") || !strcmp(w, "fractal") || !strcmp(w, "folded") ||
-			   !strcmp(w, "address") || !strcmp(w, "branch") || !strcmp(w, "period") ||
-			   !strcmp(w, "count")) {
-			pr_err("invalid -g/--call-graph '%s': '%s' is not supported; use graph (percentages "
-			       "of the total), a threshold, caller or callee (e.g. -g graph,0.5,caller), or "
-			       "--folded for folded stacks", arg, w);
+		else if (nums == 0 && parse_double(w, &v) && v >= 0 && v <= 100) {
+			rp->cg_threshold = v;
+			nums++;
+		} else if (nums == 1 && parse_u64(w, &lim) && lim <= UINT_MAX) {
+			rp->cg_print_limit = (unsigned)lim;
+			nums++;
+		} else if (!strcmp(w, "address") || !strcmp(w, "srcline") || !strcmp(w, "branch")) {
+			pr_err("invalid -g/--call-graph '%s': '%s' is not supported; call graphs are keyed "
+			       "by function (-g graph,0.5,caller,function)", arg, w);
 			return CLI_REPORTED;
 		} else {
-			return "graph, none, caller, callee or a threshold percentage, comma-separated "
+			return "graph, fractal, flat, folded or none; a threshold percentage and a print "
+			       "limit; caller or callee; percent, period or count; comma-separated "
 			       "(e.g. graph,0.5,caller)";
 		}
 	}
@@ -325,7 +347,7 @@ static int write_flamegraph(struct report *rp, const struct hist *const *hs, con
 }
 
 /* The chosen output of rp->h: flame graph, JSON, folded stacks or the table. */
-static int report_write(struct report *rp, bool callgraph, double callgraph_limit)
+static int report_write(struct report *rp, bool callgraph)
 {
 	uint64_t t0 = now_ns();
 	struct out_opts oo = {
@@ -347,7 +369,10 @@ static int report_write(struct report *rp, bool callgraph, double callgraph_limi
 		.lost_samples = rp->p.lost,
 		.percent_limit = rp->percent_limit,
 		.callgraph = callgraph,
-		.callgraph_limit = callgraph_limit,
+		.callgraph_limit = rp->cg_limit,
+		.callgraph_mode = rp->cg_mode,
+		.callgraph_value = rp->cg_value,
+		.callgraph_print_limit = rp->cg_print_limit,
 		.title = rp->input,
 	};
 	int r;
@@ -447,7 +472,7 @@ static int report_pass(struct report *rp, const struct hist_opts *ho, bool callg
 	po.hist = *ho;
 	po.only_event = idx == SIZE_MAX ? NULL : pd_event_at(f, idx);
 	rp->file = f;
-	if (profile_build(&rp->p, f, &po) < 0 || report_write(rp, callgraph, ho->callgraph_limit) < 0)
+	if (profile_build(&rp->p, f, &po) < 0 || report_write(rp, callgraph) < 0)
 		goto out;
 	if (rp->p.samples == 0 && !rp->p.filtered && !rp->p.lost && !rp->stats && !rp->time && !rp->cpu_list &&
 	    !rp->quiet)
@@ -774,8 +799,11 @@ static int resolve_callgraph(struct report *rp, const struct pd_file *f, struct 
 	 * --percent-limit also prunes their branches (default 0.5%). */
 	bool text = !rp->json && !rp->folded && !rp->flamegraph && !rp->stats && !rp->dump;
 	ho->callchains = has_callchain && *callgraph && text;
-	ho->callgraph_limit = rp->cg_threshold >= 0 ? rp->cg_threshold
-			      : rp->percent_limit > 0 ? rp->percent_limit : 0.5;
+	rp->cg_limit = rp->cg_threshold >= 0 ? rp->cg_threshold
+		       : rp->percent_limit > 0 ? rp->percent_limit : 0.5;
+	/* fractal's threshold is relative, and flat and folded show the chains
+	 * ending at a node: their trees are built whole and cut when printed */
+	ho->callgraph_limit = rp->cg_mode == OUT_CG_GRAPH ? rp->cg_limit : 0;
 	ho->skip_children_sums = text;	/* the table shows them with --children only */
 	return 0;
 }

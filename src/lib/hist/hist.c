@@ -432,8 +432,9 @@ struct hent {
 
 struct cnode {
 	const struct hist_frame *frame;
-	uint64_t period;
+	uint64_t period, count;
 	uint32_t kid0, nkids;	/* kids are contiguous, sorted */
+	uint32_t key_rank;	/* callchain_node.key_rank */
 };
 
 struct stk {
@@ -963,13 +964,14 @@ struct fidx {
 	uint32_t *height;	/* length of the longest chain from the node down */
 	/* per entry: self nodes in pre-order, prefix sums of their self period */
 	uint32_t *soff, *spre, *snode;
-	uint64_t *ssum;
+	uint64_t *ssum, *scnt;	/* and of their self sample count */
 	/* per entry: outermost occurrences (children mode) */
 	uint32_t *ooff, *onode;
 };
 
-/* Period of the samples under trie node v (v included) whose leaf entry is e. */
-static uint64_t self_under(const struct fidx *x, uint32_t e, uint32_t v)
+/* Period of the samples under trie node v (v included) whose leaf entry is
+ * e; their number in *count. */
+static uint64_t self_under(const struct fidx *x, uint32_t e, uint32_t v, uint64_t *count)
 {
 	uint32_t b = x->soff[e], n = x->soff[e + 1];
 	uint32_t lo = x->pre[v], hi = x->end[v];
@@ -991,8 +993,11 @@ static uint64_t self_under(const struct fidx *x, uint32_t e, uint32_t v)
 		else
 			r = m;
 	}
-	if (l == first)
+	if (l == first) {
+		*count = 0;
 		return 0;
+	}
+	*count = x->scnt[l - 1] - (first > b ? x->scnt[first - 1] : 0);
 	return x->ssum[l - 1] - (first > b ? x->ssum[first - 1] : 0);
 }
 
@@ -1120,12 +1125,15 @@ static void finish_dfs(struct hist *h, struct fidx *x)
 	bucket_by_entry(occ, nocc, ne, &x->ooff, &x->onode);
 	x->spre = xmalloc((nselfs ? nselfs : 1) * sizeof(uint32_t));
 	x->ssum = xmalloc((nselfs ? nselfs : 1) * sizeof(uint64_t));
+	x->scnt = xmalloc((nselfs ? nselfs : 1) * sizeof(uint64_t));
 	for (size_t e = 0; e < ne; e++) {
-		uint64_t sum = 0;
+		uint64_t sum = 0, cnt = 0;
 		for (uint32_t j = x->soff[e]; j < x->soff[e + 1]; j++) {
 			x->spre[j] = x->pre[x->snode[j]];
 			sum += t->nodes[x->snode[j]].self_period;
+			cnt += t->nodes[x->snode[j]].self_count;
 			x->ssum[j] = sum;
+			x->scnt[j] = cnt;
 		}
 	}
 	free(selfs);
@@ -1161,7 +1169,7 @@ static void finish_self(struct hist *h, struct fidx *x)
 /* ---- call-graph trees, built per entry, level by level ------------------- */
 
 /* A piece of the trie contributing to a call-graph node: trie node t with
- * weight w. Modes: from the entry's outermost occurrence down (children
+ * weight w (period) and c (samples). Modes: from the entry's outermost occurrence down (children
  * mode, samples whose leaf is another entry), the whole chain from the
  * outermost caller (samples whose leaf is the entry), and upwards from the
  * leaf (self mode). */
@@ -1170,12 +1178,12 @@ enum { IT_SUFFIX, IT_FULL, IT_UP };
 struct item {
 	uint32_t t;
 	uint32_t mode;
-	uint64_t w;
+	uint64_t w, c;
 };
 
 struct group {
 	size_t b, e;		/* items */
-	uint64_t period;
+	uint64_t period, count;
 	const struct hist_frame *frame;
 	uint32_t node;
 };
@@ -1226,12 +1234,12 @@ static int cmp_item_frame(const void *pa, const void *pb)
 
 static const struct hist *group_hist;	/* qsort context (single-threaded) */
 
-static int cmp_group(const void *pa, const void *pb)
+/* perf's order of its tree of callees (the order its call graphs take
+ * ties in, and its flat chains are collected in), which is keyed by */
+static int cmp_group_key(const void *pa, const void *pb)
 {
 	const struct group *a = pa, *b = pb;
-	if (a->period != b->period)
-		return a->period > b->period ? -1 : 1;
-	/* perf: ties in the order of its tree of callees, which is keyed by
+	/* perf's tree of callees is keyed by
 	 * (dso, symbol start) or, for frames without symbol, (dso, address):
 	 * dsos by rank, highest first (then by name: one total order for
 	 * qsort); within a dso descending ("%#.16llx" strings sort as their
@@ -1260,23 +1268,35 @@ static int cmp_group(const void *pa, const void *pb)
 	return a->b < b->b ? -1 : a->b > b->b;
 }
 
-static uint32_t cn_new(struct hist *h, const struct hist_frame *f, uint64_t period)
+/* Siblings by period, highest first; ties in the key order. */
+static int cmp_group(const void *pa, const void *pb)
+{
+	const struct group *a = pa, *b = pb;
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	return cmp_group_key(pa, pb);
+}
+
+static uint32_t cn_new(struct hist *h, const struct hist_frame *f, uint64_t period, uint64_t count)
 {
 	ARRAY_GROW(h->cn, h->cn_cap, h->ncn + 1);
 	struct cnode *c = &h->cn[h->ncn];
 	c->frame = f;
 	c->period = period;
+	c->count = count;
 	c->kid0 = 0;
 	c->nkids = 0;
+	c->key_rank = 0;
 	return (uint32_t)h->ncn++;
 }
 
-static void push_item(struct ccb *b, uint32_t t, uint32_t mode, uint64_t w)
+static void push_item(struct ccb *b, uint32_t t, uint32_t mode, uint64_t w, uint64_t c)
 {
 	ARRAY_GROW(b->items, b->items_cap, b->nitems + 1);
 	b->items[b->nitems].t = t;
 	b->items[b->nitems].mode = mode;
 	b->items[b->nitems].w = w;
+	b->items[b->nitems].c = c;
 	b->nitems++;
 }
 
@@ -1296,10 +1316,11 @@ static void make_kids(struct ccb *b, uint32_t parent, size_t gb)
 	size_t out = gb;
 	for (size_t i = gb; i < ge;) {
 		size_t j = i;
-		uint64_t sum = 0;
+		uint64_t sum = 0, cnt = 0;
 		const struct hist_frame *f = &h->trie.nodes[b->items[i].t].frame;
 		while (j < ge && cmp_item_frame_eq(&h->trie, &b->items[j], f)) {
 			sum += b->items[j].w;
+			cnt += b->items[j].c;
 			j++;
 		}
 		if (sum && sum >= b->min_hit) {
@@ -1310,6 +1331,7 @@ static void make_kids(struct ccb *b, uint32_t parent, size_t gb)
 			g->b = out;
 			g->e = out + (j - i);
 			g->period = sum;
+			g->count = cnt;
 			g->frame = f;
 			out += j - i;
 		}
@@ -1319,11 +1341,17 @@ static void make_kids(struct ccb *b, uint32_t parent, size_t gb)
 	if (!ng)
 		return;
 	group_hist = h;
+	qsort(b->groups, ng, sizeof(struct group), cmp_group_key);
+	for (size_t k = 0; k < ng; k++)
+		b->groups[k].node = (uint32_t)k;	/* key rank, until the nodes exist */
 	qsort(b->groups, ng, sizeof(struct group), cmp_group);
 	group_hist = NULL;
 	uint32_t kid0 = (uint32_t)h->ncn;
-	for (size_t k = 0; k < ng; k++)
-		b->groups[k].node = cn_new(h, b->groups[k].frame, b->groups[k].period);
+	for (size_t k = 0; k < ng; k++) {
+		uint32_t rank = b->groups[k].node;
+		b->groups[k].node = cn_new(h, b->groups[k].frame, b->groups[k].period, b->groups[k].count);
+		h->cn[b->groups[k].node].key_rank = rank;
+	}
 	h->cn[parent].kid0 = kid0;
 	h->cn[parent].nkids = (uint32_t)ng;
 	/* queue in item order so that the item buffer is used as a stack */
@@ -1359,16 +1387,17 @@ static void expand(struct ccb *b, const struct pend *p)
 		if (it.mode == IT_UP) {
 			uint32_t par = t->nodes[it.t].parent;
 			if (par != NONE && t->nodes[par].parent != NONE)
-				push_item(b, par, IT_UP, it.w);
+				push_item(b, par, IT_UP, it.w, it.c);
 			continue;
 		}
 		for (uint32_t k = t->first_kid[it.t]; k != NONE; k = t->next_sib[k]) {
 			if (t->nodes[k].frame.off_chain)	/* its samples' chains end here */
 				continue;
-			uint64_t s = self_under(b->x, b->ent, k);
+			uint64_t sc, s = self_under(b->x, b->ent, k, &sc);
 			uint64_t w = it.mode == IT_FULL ? s : t->cum_period[k] - s;
+			uint64_t c = it.mode == IT_FULL ? sc : t->cum_count[k] - sc;
 			if (w)
-				push_item(b, k, it.mode, w);
+				push_item(b, k, it.mode, w, c);
 		}
 	}
 	make_kids(b, p->node, gb);
@@ -1387,13 +1416,13 @@ static void build_entry_tree(struct ccb *b, uint32_t e)
 	b->ent = e;
 	b->nitems = 0;
 	b->nstack = 0;
-	he->cc_root = cn_new(h, NULL, total);
+	he->cc_root = cn_new(h, NULL, total, 0);
 	if (h->opts.children || h->opts.caller_order) {
 		for (uint32_t j = x->ooff ? x->ooff[e] : 0; x->ooff && j < x->ooff[e + 1]; j++) {
 			uint32_t v = x->onode[j];
-			uint64_t w = t->cum_period[v] - self_under(x, e, v);
+			uint64_t sc, w = t->cum_period[v] - self_under(x, e, v, &sc);
 			if (w)
-				push_item(b, v, IT_SUFFIX, w);
+				push_item(b, v, IT_SUFFIX, w, t->cum_count[v] - sc);
 		}
 		uint32_t last = NONE;
 		for (uint32_t j = x->soff[e]; j < x->soff[e + 1]; j++) {
@@ -1401,8 +1430,10 @@ static void build_entry_tree(struct ccb *b, uint32_t e)
 			if (a == last)	/* pre-order: one subtree is contiguous */
 				continue;
 			last = a;
-			if (!t->nodes[a].frame.off_chain)
-				push_item(b, a, IT_FULL, self_under(x, e, a));
+			if (!t->nodes[a].frame.off_chain) {
+				uint64_t sc, s = self_under(x, e, a, &sc);
+				push_item(b, a, IT_FULL, s, sc);
+			}
 		}
 	} else {
 		for (uint32_t j = x->soff[e]; j < x->soff[e + 1]; j++) {
@@ -1410,9 +1441,12 @@ static void build_entry_tree(struct ccb *b, uint32_t e)
 			if (t->nodes[v].frame.off_chain)	/* the chain starts at its caller */
 				v = t->nodes[v].parent;
 			if (t->nodes[v].parent != NONE)
-				push_item(b, v, IT_UP, t->nodes[x->snode[j]].self_period);
+				push_item(b, v, IT_UP, t->nodes[x->snode[j]].self_period,
+					  t->nodes[x->snode[j]].self_count);
 		}
 	}
+	for (size_t i = 0; i < b->nitems; i++)	/* the samples of the first level */
+		h->cn[he->cc_root].count += b->items[i].c;
 	make_kids(b, he->cc_root, 0);
 	while (b->nstack) {
 		struct pend *p = &b->stack[b->nstack - 1];
@@ -1448,6 +1482,8 @@ static void build_callchains(struct hist *h, const struct fidx *x)
 		h->pub_kids[i] = &h->pub[i];
 		h->pub[i].frame = h->cn[i].frame;
 		h->pub[i].period = h->cn[i].period;
+		h->pub[i].count = h->cn[i].count;
+		h->pub[i].key_rank = h->cn[i].key_rank;
 		h->pub[i].nkids = h->cn[i].nkids;
 		h->pub[i].kids = h->cn[i].nkids ? &h->pub_kids[h->cn[i].kid0] : NULL;
 	}
@@ -1657,6 +1693,7 @@ void hist_finish(struct hist *h)
 	free(x.spre);
 	free(x.snode);
 	free(x.ssum);
+	free(x.scnt);
 	free(x.ooff);
 	free(x.onode);
 

@@ -246,8 +246,12 @@ void hist_tree_walk(const struct hist *h, hist_tree_fn fn, void *ctx);
 struct callchain_node {
 	const struct hist_frame *frame;
 	uint64_t period;		/* period through this node */
+	uint64_t count;			/* samples through it */
 	struct callchain_node **kids;	/* sorted by period, descending */
 	size_t nkids;
+	uint32_t key_rank;		/* its place among its siblings in perf's tree of
+					 * callees (0 first): the order of ties above, and
+					 * the order perf collects its flat chains in */
 };
 
 #endif

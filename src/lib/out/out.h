@@ -10,13 +10,26 @@
 
 #include "hist/hist.h"
 
+/* perf's -g modes: graph (percentages of the total), fractal (of each
+ * parent's children), flat (each chain, a frame per line), folded (each
+ * chain on one line). For flat, folded and fractal the hist's call-graph
+ * trees must be whole (hist_opts.callgraph_limit 0): the threshold is
+ * applied here. */
+enum out_cg_mode { OUT_CG_GRAPH, OUT_CG_FRACTAL, OUT_CG_FLAT, OUT_CG_FOLDED };
+enum out_cg_value { OUT_CG_PERCENT, OUT_CG_PERIOD, OUT_CG_COUNT };
+
 struct out_opts {
 	const char *event_name;		/* e.g. "cpu-clock" for the "# Samples: N of event" line */
 	uint64_t total_samples;		/* samples in the file (after filtering) */
 	uint64_t lost_samples;		/* lost samples reported by the kernel */
 	double percent_limit;		/* hide entries below this overhead percent */
 	bool callgraph;			/* -g: print call-graph trees under entries */
-	double callgraph_limit;		/* perf's 0.5: hide call-graph branches below it (%) */
+	double callgraph_limit;		/* perf's 0.5: hide call-graph branches below it (%);
+					 * in fractal mode, of each parent's children */
+	enum out_cg_mode callgraph_mode;	/* -g's graph (default), fractal, flat, folded */
+	enum out_cg_value callgraph_value;	/* -g's percent (default), period, count */
+	unsigned callgraph_print_limit;	/* -g's print limit: chains, or kids per
+					 * level (0: all) */
 	const char *title;		/* flame graph title */
 	bool show_nr_samples;		/* -n: a Samples column after the overheads */
 	bool show_total_period;		/* --show-total-period: a Period column after them */
