@@ -242,7 +242,8 @@ static bool has_section(Elf *e, const char *name, Elf_Scn **out)
 }
 
 
-/* x86-64 PLT stubs as perf names them, "<target>@plt": one 16-byte entry per
+/* x86-64 PLT stubs as perf names them, "<target>@plt" ("@plt" for those
+ * without a target symbol): one 16-byte entry per
  * .rela.plt relocation, in .plt.sec when present (IBT), else in .plt after
  * its 16-byte header. */
 static void read_plt_syms(Elf *e, struct symtab *st)
@@ -278,10 +279,10 @@ static void read_plt_syms(Elf *e, struct symtab *st)
 		if (!gelf_getrela(rd, (int)i, &r) ||
 		    !gelf_getsym(sd, (int)GELF_R_SYM(r.r_info), &sym) || sym.st_name >= strd->d_size)
 			continue;
+		/* symbol 0 (IRELATIVE: an ifunc called from inside the file)
+		 * has the empty name, and perf 6.1 names its stub "@plt" */
 		const char *nm = (const char *)strd->d_buf + sym.st_name;
 		size_t len = strnlen(nm, strd->d_size - sym.st_name);
-		if (!len)
-			continue;
 		offs[i] = names.len + 1;	/* 0 = none */
 		sb_append_len(&names, nm, len);
 		sb_append_len(&names, "@plt", 5);	/* with its NUL */
