@@ -177,6 +177,70 @@ static void test_table_self_graph(void **state)
 	hist_free(h);
 }
 
+/* -g's other modes on entry A with children (7 samples: A B C x3, A B x1,
+ * A B D x2, A R R x1, caller order): flat shows each chain with the value
+ * through its last node (perf's cumulative hits: 75% for A B), folded the
+ * samples that end there; fractal shows each branch as a share of its
+ * parent's children, and what its threshold leaves out as "[...]". */
+static void test_table_cg_modes(void **state)
+{
+	(void)state;
+	struct hist *h = fixture(true, NULL, 0);
+	struct out_opts o = { .event_name = "cpu-clock", .callgraph = true, .callgraph_mode = OUT_CG_FLAT };
+	char *s = render(out_table, h, &o);
+	assert_non_null(strstr(s, "[.] A\n"
+				  "           37.50%\n                A\n                B\n                C\n\n"
+				  "           25.00%\n                A\n                B\n                D\n\n"
+				  "           75.00%\n                A\n                B\n\n"
+				  "           12.50%\n                A\n                R\n                R\n\n"
+				  "    75.00%"));
+	free(s);
+
+	o.callgraph_mode = OUT_CG_FOLDED;
+	o.callgraph_value = OUT_CG_COUNT;
+	s = render(out_table, h, &o);
+	assert_non_null(strstr(s, "[.] A\n3 A;B;C\n2 A;B;D\n1 A;B\n1 A;R;R\n    75.00%"));
+	free(s);
+
+	/* the print limit: two chains */
+	o.callgraph_print_limit = 2;
+	o.callgraph_value = OUT_CG_PERIOD;
+	s = render(out_table, h, &o);
+	assert_non_null(strstr(s, "[.] A\n300 A;B;C\n200 A;B;D\n    75.00%"));
+	free(s);
+
+	o = (struct out_opts){ .event_name = "cpu-clock", .callgraph = true, .callgraph_mode = OUT_CG_FRACTAL };
+	s = render(out_table, h, &o);
+	assert_non_null(strstr(s, "[.] A\n"
+				  "            |\n"
+				  "            ---A\n"
+				  "               |          \n"
+				  "               |--85.71%--B\n"
+				  "               |          |          \n"
+				  "               |          |--60.00%--C\n"
+				  "               |          |          \n"
+				  "               |           --40.00%--D\n"
+				  "               |          \n"
+				  "                --14.29%--R\n"
+				  "                          R\n"
+				  "\n"));
+	free(s);
+	o.callgraph_limit = 50;	/* of each parent's children: R and D are left out */
+	s = render(out_table, h, &o);
+	assert_non_null(strstr(s, "[.] A\n"
+				  "            |\n"
+				  "            ---A\n"
+				  "               |          \n"
+				  "               |--85.71%--B\n"
+				  "               |          |          \n"
+				  "               |          |--60.00%--C\n"
+				  "               |           --40.00%--[...]\n"
+				  "                --14.29%--[...]\n"
+				  "\n"));
+	free(s);
+	hist_free(h);
+}
+
 static void test_table_keys(void **state)
 {
 	(void)state;
@@ -332,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_table_self_no_graph),
 		cmocka_unit_test(test_table_self_graph),
 		cmocka_unit_test(test_table_keys),
+		cmocka_unit_test(test_table_cg_modes),
 		cmocka_unit_test(test_samples_units),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_folded),
