@@ -251,8 +251,8 @@ static int parse_args(struct report *rp, int argc, char **argv)
 		CLI_CALL(0, "no-children", NULL, "self time only", &rp->children, set_no_children),
 		{ .kind = CLI_K_CALL, .short_name = 'g', .long_name = "call-graph", .arg_name = "MODE",
 		  .optional_arg = true, .help = "call graphs under entries (default when recorded with -g):\n"
-		  "none, or graph[,THRESHOLD%][,caller|callee] (default\ngraph,0.5; caller with --children, "
-		  "else callee)",
+		  "none, or MODE[,THRESHOLD%[,PRINT_LIMIT]][,caller|callee]\n[,percent|period|count]; MODE: graph, "
+		  "fractal, flat\nor folded (default graph,0.5,percent; caller with\n--children, else callee)",
 		  .dst = rp, .cb = parse_callgraph, .accepts = callgraph_word },
 		CLI_FLAG('G', "inverted", "call graphs from the outermost caller (-g caller)", &rp->inverted),
 		CLI_U64(0, "max-stack", "N", "use at most N frames of each call chain (in caller order the outermost)",
@@ -285,7 +285,8 @@ static int parse_args(struct report *rp, int argc, char **argv)
 		.name = "report",
 		.synopsis = "[-i FILE] [--header | --header-only [-I]] [--sort KEYS] [-F FIELDS] [-n]\n"
 			    "                      [--children | --no-children]\n"
-			    "                      [-g [none|graph,0.5,caller|callee]] [-G] [--max-stack N]\n"
+			    "                      [-g [none|graph|fractal|flat|folded,0.5,caller|callee]] [-G]\n"
+			    "                      [--max-stack N]\n"
 			    "                      [--comm C] [--pid P] [--tid T] [--dsos D] [-S SYMS] [--cpu CPUS]\n"
 			    "                      [--time RANGES] [--percentage absolute|relative]\n"
 			    "                      [--percent-limit P] [--json | --folded | --flamegraph FILE.html]\n"
