@@ -34,10 +34,10 @@ def blocks(fn):
     out, cur = [], []
     for line in open(fn):
         if re.match(r'^\s+\d+\.\d+%\s+(\d+\.\d+%\s+)?\S', line):
-            out.append(''.join(cur))
+            out.append(''.join(cur).rstrip('\n'))
             cur = []
         cur.append(line)
-    out.append(''.join(cur))
+    out.append(''.join(cur).rstrip('\n'))	# the last entry: the text's end too
     return collections.Counter(out)
 a, b = blocks(sys.argv[1]), blocks(sys.argv[2])
 if a != b:

@@ -167,7 +167,7 @@ expect_fail "parent without call graphs" "sort key parent needs call graphs" \
 expect_fail "bad --parent" "invalid --parent '\\(': expected" "$BPFPERF" report -i perf.data -s parent -p '('
 expect_fail "unknown sort key" "unknown sort key 'bogus'" "$BPFPERF" report -i perf.data -s bogus
 expect_fail "-F unknown field" "unknown sort key 'nope' in -F" "$BPFPERF" report -i perf.data -F overhead,nope
-expect_fail "-g fractal" "'fractal' is not supported" "$BPFPERF" report -i perf.data -g fractal
+expect_fail "-g srcline" "'srcline' is not supported" "$BPFPERF" report -i perf.data -g graph,srcline
 expect_fail "-g callee with children" "callee with --children is not supported" \
   "$BPFPERF" report -i perf.data --children -g callee
 expect_fail "bad --time" "invalid --time '5,4'" "$BPFPERF" report -i perf.data --time 5,4
