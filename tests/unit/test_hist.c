@@ -483,6 +483,36 @@ static void one(struct hist *h, int n, const struct hist_frame *f)
 	hist_add_sample(h, &s);
 }
 
+/* perf puts the deeper of two entries of equal children first only when
+ * both were made by samples of one thread (he->thread): across threads of
+ * one comm the self period decides. D (thread 10, self 200, depth 1) and
+ * C (thread 20, self 100, depth 2): D first. */
+static void test_children_ties_by_thread(void **state)
+{
+	(void)state;
+	struct hist_opts o = { .keys = { SORT_COMM, SORT_DSO, SORT_SYM }, .nkeys = 3, .children = true,
+			       .callchains = true };
+	struct hist *h = hist_new(&o);
+	struct hist_frame d[1] = { fr(S_D) }, cb[2] = { fr(S_C), fr(S_B) }, acb[3] = { fr(S_A), fr(S_C), fr(S_B) };
+	for (int k = 0; k < 2; k++) {
+		struct hist_sample s = { .comm = C_A, .pid = 10, .tid = 10, .period = 100, .nframes = 1, .frames = d };
+		hist_add_sample(h, &s);
+	}
+	struct hist_sample s1 = { .comm = C_A, .pid = 20, .tid = 20, .period = 100, .nframes = 2, .frames = cb };
+	struct hist_sample s2 = { .comm = C_A, .pid = 20, .tid = 20, .period = 100, .nframes = 3, .frames = acb };
+	hist_add_sample(h, &s1);
+	hist_add_sample(h, &s2);
+	hist_finish(h);
+	const struct hist_entry *first = hist_entry_at(h, 0);
+	assert_ptr_equal(first->sym, S_D);
+	assert_int_equal(first->children, 200);
+	const struct hist_entry *c = find(h, C_A, S_C);
+	assert_non_null(c);
+	assert_int_equal(c->children, 200);
+	assert_int_equal(c->self, 100);
+	hist_free(h);
+}
+
 static void test_equal_period_order(void **state)
 {
 	(void)state;
@@ -779,6 +809,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_unresolved_frames),
 		cmocka_unit_test(test_off_chain_leaf),
 		cmocka_unit_test(test_equal_period_order),
+		cmocka_unit_test(test_children_ties_by_thread),
 		cmocka_unit_test(test_sort_list_and_entry_filters),
 		cmocka_unit_test(test_empty_and_odd),
 	};

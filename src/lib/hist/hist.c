@@ -161,6 +161,7 @@ struct tnode {
 	uint32_t root;			/* index in trie.roots */
 	uint64_t self_period;
 	uint64_t self_count;
+	int first_tid;			/* the thread of the sample that made the node */
 };
 
 struct trie {
@@ -176,6 +177,7 @@ struct trie {
 	uint64_t *cum_period, *cum_count;
 	uint32_t *first_kid, *next_sib;	/* kid lists (NULL: not built yet) */
 	bool kids_sorted;		/* kid lists are in name order (trie_sort_kids) */
+	int cur_tid;			/* the thread of the sample being added */
 };
 
 static inline uint64_t mix3(uint64_t a, uint64_t b, uint64_t c)
@@ -250,6 +252,7 @@ static uint32_t trie_new_node(struct trie *t, uint32_t parent, uint32_t root, co
 	nd->root = root;
 	nd->self_period = 0;
 	nd->self_count = 0;
+	nd->first_tid = t->cur_tid;
 	return (uint32_t)t->nnodes++;
 }
 
@@ -426,6 +429,8 @@ struct hent {
 	uint32_t mark;		/* on the current DFS path */
 	uint32_t cc_root;	/* call-graph root in hist.cc */
 	uint32_t max_depth;	/* longest chain in the call graph (perf's max_depth) */
+	uint32_t first_node;	/* the first trie node made of the entry's frames: its
+				 * sample made perf's entry, which keeps its thread */
 	bool no_sym, no_map;	/* perf's NULL symbol, NULL map: no symbol covers the
 				 * address, no map covers it ("[unknown]") */
 };
@@ -763,6 +768,7 @@ static void add_sample(struct hist *h, const struct hist_sample *s)
 		j = (j + 1) & mask;
 	}
 	node = root;
+	h->trie.cur_tid = s->tid;
 	bool has_ip_sym = false;
 	for (size_t i = nf; i-- > 0;) {
 		const struct hist_frame *f = &s->frames[i];
@@ -949,6 +955,7 @@ static uint32_t entry_of(struct hist *h, uint32_t v, bool create, bool chain)
 	he->no_sym = nd->frame.ip_sym != NULL;
 	he->no_map = nd->frame.dso && !strcmp(nd->frame.dso, "[unknown]");
 	he->cc_root = NONE;
+	he->first_node = NONE;
 	h->eslots[j] = idx + 1;
 	if (h->nents * 2 > h->neslots)
 		ents_rehash(h);
@@ -1063,6 +1070,8 @@ static void finish_dfs(struct hist *h, struct fidx *x)
 			x->anc1[v] = d == 1 ? v : x->anc1[t->nodes[v].parent];
 			const struct tnode *nd = &t->nodes[v];
 			uint32_t e = x->eof[v];
+			if (e != NONE && v < h->ents[e].first_node)
+				h->ents[e].first_node = v;
 			if (e != NONE && !h->ents[e].mark) {
 				struct hent *he = &h->ents[e];
 				he->mark = 1;
@@ -1087,6 +1096,8 @@ static void finish_dfs(struct hist *h, struct fidx *x)
 						h->ents[se].e.children += nd->self_period;
 				}
 				struct hent *he = &h->ents[se];
+				if (v < he->first_node)
+					he->first_node = v;
 				he->e.self += nd->self_period;
 				he->e.nr_samples += nd->self_count;
 				/* perf's depth: of the call chain kept */
@@ -1506,15 +1517,22 @@ static int cmp_desc(uint64_t a, uint64_t b)	/* highest first */
 	return a > b ? -1 : a < b;
 }
 
+/* The thread perf's entry keeps: that of the sample that made it. */
+static int first_tid(const struct hist *h, const struct hent *e)
+{
+	return e->first_node == NONE ? -1 : h->trie.nodes[e->first_node].first_tid;
+}
+
 /* perf's children sort: the children period, then "put caller above callee
  * when they have equal period", by the depth of their call graphs, for
- * entries of one thread (approximated here by the comm) */
+ * entries of one thread: the thread of the sample that made each entry */
 static int cmp_children(const struct hist *h, const struct hent *a, const struct hent *b)
 {
 	int c = cmp_desc(a->e.children, b->e.children);
 	if (c)
 		return c;
-	if (h->opts.children && h->opts.callchains && a->e.comm == b->e.comm && a->max_depth != b->max_depth)
+	if (h->opts.children && h->opts.callchains && a->max_depth != b->max_depth &&
+	    first_tid(h, a) == first_tid(h, b))
 		return a->max_depth > b->max_depth ? -1 : 1;
 	return 0;
 }
