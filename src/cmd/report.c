@@ -790,12 +790,8 @@ static int resolve_callgraph(struct report *rp, const struct pd_file *f, struct 
 		*callgraph = false;
 	}
 	bool caller = rp->inverted || rp->cg_order == 0;
-	if (ho->children && rp->cg_order == 1) {
-		pr_err("-g callee with --children is not supported: children call graphs are drawn "
-		       "from the callers; add --no-children for callee order");
-		return 2;
-	}
 	ho->caller_order = !ho->children && caller;
+	ho->callee_children = ho->children && !caller && rp->cg_order == 1;
 	/* Call-graph trees are only built for the text output; like perf,
 	 * --percent-limit also prunes their branches (default 0.5%). */
 	bool text = !rp->json && !rp->folded && !rp->flamegraph && !rp->stats && !rp->dump;

@@ -1,5 +1,6 @@
 #!/bin/sh
-# perf's other call-graph modes and values, as perf 6.1 prints them:
+# perf's other call-graph modes and values, as perf 6.1 prints them, and
+# --children in callee order:
 # -g fractal (each branch a share of its parent's children, "[...]" for
 # what the threshold left out), flat (each chain, a frame per line),
 # folded (each chain on one line), the values period and count, and the
@@ -86,6 +87,11 @@ for F in $FILES; do
   done
   view $F lines --no-children -G -g fractal,0
   view $F lines --no-children -g graph,0.5,callee,count
+  # children in callee order: each entry's chains from its innermost frame
+  # up to the outermost caller
+  view $F lines --children -g callee
+  view $F lines --children -g flat,0,callee
+  view $F lines --children --max-stack 3 -g graph,0,callee
 done
 
 # kernel call chains: page faults and munmap under a workload of our own,
@@ -93,7 +99,8 @@ done
 cc -O1 -g -fno-omit-frame-pointer -o pagew "$SRC/tests/workloads/page_churn.c" || fail "cannot build page_churn"
 perf_rec -g -e cpu-clock -F 999 -o k.data -- ./pagew 4 2 || fail "perf record"
 rem=0
-for v in flat folded fractal "fractal,2,count" "fractal,0,2,period" "flat,0,3"; do
+for v in flat folded fractal "fractal,2,count" "fractal,0,2,period" "flat,0,3" "graph,0,callee" \
+         "fractal,0.5,callee"; do
   view k.data blocks --no-children -g "$v"
   rem=$((rem + $(grep -c '\[\.\.\.\]$' o.txt)))
   view k.data blocks --children -g "$v"

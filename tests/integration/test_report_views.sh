@@ -168,8 +168,6 @@ expect_fail "bad --parent" "invalid --parent '\\(': expected" "$BPFPERF" report 
 expect_fail "unknown sort key" "unknown sort key 'bogus'" "$BPFPERF" report -i perf.data -s bogus
 expect_fail "-F unknown field" "unknown sort key 'nope' in -F" "$BPFPERF" report -i perf.data -F overhead,nope
 expect_fail "-g srcline" "'srcline' is not supported" "$BPFPERF" report -i perf.data -g graph,srcline
-expect_fail "-g callee with children" "callee with --children is not supported" \
-  "$BPFPERF" report -i perf.data --children -g callee
 expect_fail "bad --time" "invalid --time '5,4'" "$BPFPERF" report -i perf.data --time 5,4
 expect_fail "bad --pid" "invalid --pid 'x': expected" "$BPFPERF" report -i perf.data --pid x
 expect_fail "--cpu without CPUs" "carry no CPU" "$BPFPERF" report -i nocpu.data --cpu 0

@@ -513,6 +513,43 @@ static void test_children_ties_by_thread(void **state)
 	hist_free(h);
 }
 
+/* --children -g callee: an entry's chains run from its innermost frame up
+ * to the outermost caller (perf's snapshot of the callee-order cursor):
+ * A, the outermost caller, has no callers; B's go up to A; R (R R A, a
+ * recursion) starts at the inner R. */
+static void test_children_callee(void **state)
+{
+	(void)state;
+	struct hist_opts o = { .keys = { SORT_COMM, SORT_DSO, SORT_SYM }, .nkeys = 3, .children = true,
+			       .callchains = true, .callee_children = true };
+	struct hist *h = hist_new(&o);
+	add(h, C_A, 3, (const char *[]){ S_C, S_B, S_A }, 3);
+	add(h, C_A, 2, (const char *[]){ S_B, S_A }, 1);
+	add(h, C_A, 3, (const char *[]){ S_D, S_B, S_A }, 2);
+	add(h, C_A, 3, (const char *[]){ S_R, S_R, S_A }, 1);
+	hist_finish(h);
+	const struct callchain_node *a = find(h, C_A, S_A)->callers;
+	assert_int_equal(a->nkids, 1);
+	assert_ptr_equal(a->kids[0]->frame->sym, S_A);
+	assert_int_equal(a->kids[0]->period, 700);
+	assert_int_equal(a->kids[0]->count, 7);
+	assert_int_equal(a->kids[0]->nkids, 0);
+	const struct callchain_node *b = find(h, C_A, S_B)->callers;
+	assert_int_equal(b->nkids, 1);
+	assert_ptr_equal(b->kids[0]->frame->sym, S_B);
+	assert_int_equal(b->kids[0]->period, 600);
+	assert_int_equal(b->kids[0]->nkids, 1);
+	assert_ptr_equal(b->kids[0]->kids[0]->frame->sym, S_A);
+	const struct hist_entry *re = find(h, C_A, S_R);
+	assert_int_equal(re->children, 100);
+	const struct callchain_node *r = re->callers->kids[0];	/* R R A */
+	assert_ptr_equal(r->frame->sym, S_R);
+	assert_int_equal(r->nkids, 1);
+	assert_ptr_equal(r->kids[0]->frame->sym, S_R);
+	assert_ptr_equal(r->kids[0]->kids[0]->frame->sym, S_A);
+	hist_free(h);
+}
+
 static void test_equal_period_order(void **state)
 {
 	(void)state;
@@ -809,6 +846,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_unresolved_frames),
 		cmocka_unit_test(test_off_chain_leaf),
 		cmocka_unit_test(test_equal_period_order),
+		cmocka_unit_test(test_children_callee),
 		cmocka_unit_test(test_children_ties_by_thread),
 		cmocka_unit_test(test_sort_list_and_entry_filters),
 		cmocka_unit_test(test_empty_and_odd),

@@ -587,7 +587,7 @@ static int parent_of_sym(struct hist *h, const char *sym)
 static int sample_parent(struct hist *h, const struct hist_sample *s)
 {
 	size_t n = s->frames ? s->nframes : 0;
-	bool outer_first = h->opts.children || h->opts.caller_order;
+	bool outer_first = (h->opts.children && !h->opts.callee_children) || h->opts.caller_order;
 	for (size_t k = 0; k < n; k++) {
 		const struct hist_frame *f = &s->frames[outer_first ? n - 1 - k : k];
 		/* perf: the symbols of the call chain kept */
@@ -974,6 +974,10 @@ struct fidx {
 	uint64_t *ssum, *scnt;	/* and of their self sample count */
 	/* per entry: outermost occurrences (children mode) */
 	uint32_t *ooff, *onode;
+	/* callee_children: per entry, its innermost occurrences (the ones
+	 * perf's chains start at), and per node what only it covers */
+	uint32_t *ioff, *inode;
+	uint64_t *iperiod, *icount;
 };
 
 /* Period of the samples under trie node v (v included) whose leaf entry is
@@ -1042,6 +1046,20 @@ static void finish_dfs(struct hist *h, struct fidx *x)
 	struct pair *selfs = NULL, *occ = NULL;	/* (entry, node) in pre-order */
 	size_t nselfs = 0, selfs_cap = 0, nocc = 0, occ_cap = 0;
 	uint32_t pre = 0;
+	/* callee_children: each entry's innermost occurrence on the path, and
+	 * the one it hid, per depth (restored on the way back) */
+	bool inner = h->opts.children && h->opts.callee_children;
+	uint32_t *last_occ = NULL, *hidden = NULL;
+	size_t hidden_cap = 0;
+	struct pair *iocc = NULL;
+	size_t niocc = 0, iocc_cap = 0;
+	if (inner) {
+		last_occ = xmalloc((h->nents ? h->nents : 1) * sizeof(uint32_t));
+		for (size_t i = 0; i < h->nents; i++)
+			last_occ[i] = NONE;
+		x->iperiod = xcalloc(t->nnodes ? t->nnodes : 1, sizeof(uint64_t));
+		x->icount = xcalloc(t->nnodes ? t->nnodes : 1, sizeof(uint64_t));
+	}
 
 	/* an off_chain leaf is in no call chain: height 0 */
 	for (size_t i = t->nnodes; i-- > 0;) {
@@ -1072,13 +1090,38 @@ static void finish_dfs(struct hist *h, struct fidx *x)
 			uint32_t e = x->eof[v];
 			if (e != NONE && v < h->ents[e].first_node)
 				h->ents[e].first_node = v;
+			if (inner) {
+				ARRAY_GROW(hidden, hidden_cap, d + 1);
+				hidden[d] = NONE;
+			}
+			if (inner && e != NONE && !nd->frame.off_chain) {
+				/* perf's chains in callee order start at the entry's
+				 * innermost frame: what is under v is v's, less what
+				 * is under its own deeper occurrences */
+				uint32_t a = last_occ[e];
+				if (a != NONE) {
+					x->iperiod[a] -= t->cum_period[v];
+					x->icount[a] -= t->cum_count[v];
+				}
+				x->iperiod[v] = t->cum_period[v];
+				x->icount[v] = t->cum_count[v];
+				hidden[d] = a;
+				last_occ[e] = v;
+				ARRAY_GROW(iocc, iocc_cap, niocc + 1);
+				iocc[niocc].a = e;
+				iocc[niocc++].b = v;
+				/* perf's depth there: the chain from the frame to the
+				 * outermost caller */
+				if ((uint32_t)d > h->ents[e].max_depth)
+					h->ents[e].max_depth = (uint32_t)d;
+			}
 			if (e != NONE && !h->ents[e].mark) {
 				struct hent *he = &h->ents[e];
 				he->mark = 1;
 				marked[d] = e;
 				he->e.children += t->cum_period[v];
 				if (h->opts.children) {
-					if (x->height[v] > he->max_depth)
+					if (!inner && x->height[v] > he->max_depth)
 						he->max_depth = x->height[v];
 					ARRAY_GROW(occ, occ_cap, nocc + 1);
 					occ[nocc].a = e;
@@ -1115,6 +1158,8 @@ static void finish_dfs(struct hist *h, struct fidx *x)
 			for (;;) {
 				if (marked[d] != NONE)
 					h->ents[marked[d]].mark = 0;
+				if (inner && x->eof[path[d]] != NONE && !t->nodes[path[d]].frame.off_chain)
+					last_occ[x->eof[path[d]]] = hidden[d];
 				x->end[path[d]] = pre;
 				uint32_t nx = t->next_sib[path[d]];
 				d--;
@@ -1134,6 +1179,11 @@ static void finish_dfs(struct hist *h, struct fidx *x)
 	size_t ne = h->nents;
 	bucket_by_entry(selfs, nselfs, ne, &x->soff, &x->snode);
 	bucket_by_entry(occ, nocc, ne, &x->ooff, &x->onode);
+	if (inner)
+		bucket_by_entry(iocc, niocc, ne, &x->ioff, &x->inode);
+	free(iocc);
+	free(last_occ);
+	free(hidden);
 	x->spre = xmalloc((nselfs ? nselfs : 1) * sizeof(uint32_t));
 	x->ssum = xmalloc((nselfs ? nselfs : 1) * sizeof(uint64_t));
 	x->scnt = xmalloc((nselfs ? nselfs : 1) * sizeof(uint64_t));
@@ -1428,7 +1478,14 @@ static void build_entry_tree(struct ccb *b, uint32_t e)
 	b->nitems = 0;
 	b->nstack = 0;
 	he->cc_root = cn_new(h, NULL, total, 0);
-	if (h->opts.children || h->opts.caller_order) {
+	if (h->opts.children && h->opts.callee_children) {
+		/* from each innermost occurrence up to the outermost caller */
+		for (uint32_t j = x->ioff[e]; j < x->ioff[e + 1]; j++) {
+			uint32_t v = x->inode[j];
+			if (x->iperiod[v])
+				push_item(b, v, IT_UP, x->iperiod[v], x->icount[v]);
+		}
+	} else if (h->opts.children || h->opts.caller_order) {
 		for (uint32_t j = x->ooff ? x->ooff[e] : 0; x->ooff && j < x->ooff[e + 1]; j++) {
 			uint32_t v = x->onode[j];
 			uint64_t sc, w = t->cum_period[v] - self_under(x, e, v, &sc);
@@ -1532,8 +1589,12 @@ static int cmp_children(const struct hist *h, const struct hent *a, const struct
 	if (c)
 		return c;
 	if (h->opts.children && h->opts.callchains && a->max_depth != b->max_depth &&
-	    first_tid(h, a) == first_tid(h, b))
+	    first_tid(h, a) == first_tid(h, b)) {
+		/* in callee order the shallower first (perf negates it for caller order) */
+		if (h->opts.callee_children)
+			return a->max_depth < b->max_depth ? -1 : 1;
 		return a->max_depth > b->max_depth ? -1 : 1;
+	}
 	return 0;
 }
 
@@ -1714,6 +1775,10 @@ void hist_finish(struct hist *h)
 	free(x.scnt);
 	free(x.ooff);
 	free(x.onode);
+	free(x.ioff);
+	free(x.inode);
+	free(x.iperiod);
+	free(x.icount);
 
 	h->sorted = xmalloc((h->nents ? h->nents : 1) * sizeof(*h->sorted));
 	h->nsorted = 0;

@@ -151,6 +151,9 @@ struct hist_opts {
 	bool caller_order;	/* without children: call graphs from the outermost
 				 * caller down to the entry (perf's -G), not from the
 				 * entry up (callee order, perf's default there) */
+	bool callee_children;	/* with children: call graphs in callee order (perf's
+				 * --children -g callee), each from the entry's
+				 * innermost frame up to the outermost caller */
 	const char *parent_regex;	/* for SORT_PARENT; NULL: perf's "^sys_|^do_page_fault".
 				 * Searched from the sampled frame up, or from the
 				 * outermost caller down with children or caller_order
