@@ -575,3 +575,30 @@ void kmod_files(const struct kmod_range *mods, size_t n, char **files)
 	}
 	free(buf);
 }
+
+void sort_stable(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n < 2)
+		return;
+	unsigned char *a = base, *tmp = xmalloc(n * size), *src = a, *dst = tmp;
+	for (size_t w = 1; w < n; w *= 2) {	/* bottom-up: runs of w merged pairwise */
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi) {
+				/* the right run's element first only when strictly before */
+				if (cmp(src + j * size, src + i * size) < 0)
+					memcpy(dst + k++ * size, src + j++ * size, size);
+				else
+					memcpy(dst + k++ * size, src + i++ * size, size);
+			}
+			memcpy(dst + k * size, src + i * size, (mid - i) * size);
+			k += mid - i;
+			memcpy(dst + k * size, src + j * size, (hi - j) * size);
+		}
+		unsigned char *t = src; src = dst; dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * size);
+	free(tmp);
+}

@@ -101,6 +101,11 @@ size_t edit_distance(const char *a, const char *b);
  * writing; false for regular files and terminals. */
 bool output_closed(int fd);
 
+/* Stable merge sort of n elements of `size` bytes. Unlike qsort, defined for
+ * any comparator, even one that is not a total order (perf's children sort
+ * compares depths only within one thread): it ends, stays in bounds and gives
+ * one result for one input order. */
+void sort_stable(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 uint64_t now_ns(void);		/* CLOCK_MONOTONIC */
 uint64_t str_hash(const char *s);	/* FNV-1a */
 uint64_t mem_hash(const void *p, size_t n);	/* FNV-1a of n bytes */

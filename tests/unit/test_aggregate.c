@@ -209,6 +209,46 @@ static void test_names(void **state)
 	ctx_free(&c);
 }
 
+/* perf's level of a caller outside every map: that of the node before it in
+ * perf's call-chain cursor, leaf first in callee order, outermost caller
+ * first in caller order (children's default), the sample's for the first. A
+ * kernel sample called from mapped user code from two unmapped callers: "[.]"
+ * in callee order, "[k]" in caller order. */
+static void test_unmapped_levels(void **state)
+{
+	(void)state;
+	for (int callee = 0; callee <= 1; callee++) {
+		struct ctx c;
+		write_file(c.kpath, KSYMS);
+		write_file(c.mpath, "mymod 4096 0 - Live 0xffffffffc0001000\n");
+		struct machine_opts mo = { .kallsyms = c.kpath, .modules = c.mpath };
+		c.m = machine_new(&mo);
+		struct hist_opts ho = { .keys = { SORT_COMM, SORT_DSO, SORT_SYM }, .nkeys = 3,
+					.children = true, .callchains = true, .callee_children = callee };
+		c.h = hist_new(&ho);
+		c.a = agg_new(c.m, c.h, false);
+		machine_comm(c.m, 100, 100, "prog", false);
+		machine_mmap(c.m, 100, 100, USER_BASE, 0x10000, 0, "/nonexistent/first.so", NULL, 0,
+			     PROT_EXEC, false);
+		uint64_t chain[] = { (uint64_t)PERF_CONTEXT_KERNEL, KBASE + 0x110, (uint64_t)PERF_CONTEXT_USER,
+				     USER_BASE + 0x40, 0x7000000ull, 0 };
+		struct agg_sample s = { .pid = 100, .tid = 100, .period = 1000, .space = AS_KERNEL,
+					.callchain = chain, .nr_callchain = 6, .ip = chain[1] };
+		agg_add(c.a, &s);
+		ctx_finish(&c);
+		int unknown = 0;
+		for (size_t i = 0; i < hist_nr_entries(c.h); i++) {
+			const struct hist_entry *e = hist_entry_at(c.h, i);
+			if (strcmp(e->dso, "[unknown]"))
+				continue;
+			unknown++;
+			assert_int_equal(e->level, callee ? '.' : 'k');
+		}
+		assert_int_equal(unknown, 2);
+		ctx_free(&c);
+	}
+}
+
 /* An aggregator finished without samples, and freed without finishing. */
 static void test_empty(void **state)
 {
@@ -228,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_threaded_equals_reference),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_unmapped_levels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

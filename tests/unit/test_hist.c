@@ -550,6 +550,33 @@ static void test_children_callee(void **state)
 	hist_free(h);
 }
 
+/* --children -g callee: an entry made by samples taken where there is no
+ * symbol (named by the offset, its frames in the chains by the address)
+ * still draws those samples' chains, as perf */
+static void test_children_callee_unresolved(void **state)
+{
+	(void)state;
+	struct hist_opts o = { .keys = { SORT_COMM, SORT_DSO, SORT_SYM }, .nkeys = 3, .children = true,
+			       .callchains = true, .callee_children = true };
+	struct hist *h = hist_new(&o);
+	add_unresolved(h, S_X1, S_M1, 3);
+	add_unresolved(h, S_X2, S_M2, 2);
+	hist_finish(h);
+	const struct hist_entry *x = find(h, C_A, S_X);
+	assert_non_null(x);
+	assert_int_equal(x->self, 500);
+	const struct callchain_node *r = x->callers;
+	assert_int_equal(r->nkids, 2);	/* X1 -> M1 -> A (300), X2 -> M2 -> A (200) */
+	assert_ptr_equal(r->kids[0]->frame->ip_sym, S_X1);
+	assert_int_equal(r->kids[0]->period, 300);
+	assert_int_equal(r->kids[0]->nkids, 1);
+	assert_ptr_equal(r->kids[0]->kids[0]->frame->ip_sym, S_M1);
+	assert_ptr_equal(r->kids[0]->kids[0]->kids[0]->frame->sym, S_A);
+	assert_ptr_equal(r->kids[1]->frame->ip_sym, S_X2);
+	assert_int_equal(r->kids[1]->period, 200);
+	hist_free(h);
+}
+
 static void test_equal_period_order(void **state)
 {
 	(void)state;
@@ -847,6 +874,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_off_chain_leaf),
 		cmocka_unit_test(test_equal_period_order),
 		cmocka_unit_test(test_children_callee),
+		cmocka_unit_test(test_children_callee_unresolved),
 		cmocka_unit_test(test_children_ties_by_thread),
 		cmocka_unit_test(test_sort_list_and_entry_filters),
 		cmocka_unit_test(test_empty_and_odd),

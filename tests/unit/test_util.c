@@ -264,6 +264,62 @@ static void test_output_closed(void **state)
 	free(reg);
 }
 
+struct kv { int key, seq; };
+
+static int cmp_kv(const void *a, const void *b)
+{
+	const struct kv *x = a, *y = b;
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+/* rock-paper-scissors: 0 < 1 < 2 < 0, no total order */
+static int cmp_cycle(const void *a, const void *b)
+{
+	int x = ((const struct kv *)a)->key, y = ((const struct kv *)b)->key;
+	if (x == y)
+		return 0;
+	return (y - x + 3) % 3 == 1 ? -1 : 1;
+}
+
+static void test_sort_stable(void **state)
+{
+	(void)state;
+	enum { N = 1000 };
+	struct kv *v = malloc(N * sizeof(*v));
+	unsigned r = 12345;
+	for (int n = 0; n <= N; n += n < 20 ? 1 : 97) {
+		for (int i = 0; i < n; i++) {
+			r = r * 1103515245u + 12345u;
+			v[i] = (struct kv){ .key = (int)((r >> 16) % 17), .seq = i };
+		}
+		sort_stable(v, (size_t)n, sizeof(*v), cmp_kv);
+		for (int i = 1; i < n; i++) {
+			assert_true(v[i - 1].key <= v[i].key);
+			if (v[i - 1].key == v[i].key)	/* stable: equal keys keep their order */
+				assert_true(v[i - 1].seq < v[i].seq);
+		}
+	}
+	/* a comparator with a cycle: no crash, every element once, and one
+	 * result for one input */
+	int seen[N];
+	struct kv *w = malloc(N * sizeof(*w));
+	for (int i = 0; i < N; i++)
+		v[i] = (struct kv){ .key = (i * 7) % 3, .seq = i };
+	memcpy(w, v, N * sizeof(*v));
+	sort_stable(v, N, sizeof(*v), cmp_cycle);
+	sort_stable(w, N, sizeof(*w), cmp_cycle);
+	memset(seen, 0, sizeof(seen));
+	for (int i = 0; i < N; i++) {
+		assert_true(v[i].seq >= 0 && v[i].seq < N);
+		seen[v[i].seq]++;
+		assert_int_equal(v[i].seq, w[i].seq);
+	}
+	for (int i = 0; i < N; i++)
+		assert_int_equal(seen[i], 1);
+	free(v);
+	free(w);
+}
+
 int main(void)
 {
 	/* The pipe test writes nothing, but a failing check must not kill us. */
@@ -274,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_parse_duration),
 		cmocka_unit_test(test_output_closed),
 		cmocka_unit_test(test_oa_resize),
+		cmocka_unit_test(test_sort_stable),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -84,6 +84,31 @@ static enum addr_space marker_space(uint64_t m)
 	}
 }
 
+/* The level ("[k]", "[.]") of a caller outside every map, as perf gives it
+ * to the caller's children entry: perf fills one addr_location node by node
+ * along its call-chain cursor and leaves the level alone where a node has no
+ * map, so such a node takes the level of the node before it in the cursor:
+ * the frame inside it in callee order, the frame outside it in caller order
+ * (children's default, -G), the sample's own for the cursor's first node. */
+static void carry_levels(const struct aggregator *a, struct hist_frame *f, uint32_t n)
+{
+	const struct hist_opts *o = hist_opts(a->h);
+	if (n < 2)
+		return;
+	if ((o->children && !o->callee_children) || o->caller_order) {
+		char prev = f[0].level;	/* the sample's */
+		for (uint32_t i = n - 1; i >= 1; i--) {
+			if (f[i].dso == a->s_unknown)
+				f[i].level = prev;
+			prev = f[i].level;
+		}
+	} else {
+		for (uint32_t i = 1; i < n; i++)
+			if (f[i].dso == a->s_unknown)
+				f[i].level = f[i - 1].level;
+	}
+}
+
 /* Worker side (or the feeder's, unthreaded): one chunk into the hist. */
 static void process_chunk(struct aggregator *a, const struct chunk *c)
 {
@@ -102,17 +127,14 @@ static void process_chunk(struct aggregator *a, const struct chunk *c)
 			} else {
 				struct resolved r;
 				machine_resolve_late(a->m, qf[i].addr, qf[i].level, &r);
-				/* as agg_add: a caller outside every map takes the
-				 * level of the leaf */
 				*f = (struct hist_frame){ .dso = r.dso, .sym = r.sym, .ip_sym = r.ip_sym,
-							  .start = r.sym_start,
-							  .level = i && r.dso == a->s_unknown ? a->frames[0].level
-							  : r.level };
+							  .start = r.sym_start, .level = r.level };
 				if (i == 0 && a->want_srcline)
 					srcline = machine_srcline(a->m, &r);
 			}
 		}
 		a->frames[0].off_chain = mg->leaf_off_chain;
+		carry_levels(a, a->frames, mg->nframes);
 		struct hist_sample hs = { .comm = mg->comm, .srcline = srcline, .tp = mg->tp, .pid = mg->pid,
 					  .tid = mg->tid,
 					  .cpu = mg->cpu, .state = mg->state, .period = mg->period,
@@ -308,11 +330,6 @@ void agg_add(struct aggregator *a, const struct agg_sample *s)
 	}
 	if (n == 0)
 		put_frame(a, &qf[n++], s->pid, s->tid, s->ip, s->space, defer, a->want_srcline ? &srcline : NULL);
-	/* perf gives a caller outside every map the level of the sample's
-	 * leaf (its children entry shows "[k]" under a kernel leaf) */
-	for (uint32_t i = 1; i < n; i++)
-		if (qf[i].dso == a->s_unknown)
-			qf[i].level = qf[0].level;
 	*mg = (struct msg){ .srcline = srcline, .comm = machine_comm_of(a->m, s->pid, s->tid), .pid = s->pid,
 			    .tid = s->tid, .cpu = s->cpu, .state = s->state, .nframes = n,
 			    .leaf_off_chain = off_chain && n > 1, .period = s->period, .tp = s->tp };

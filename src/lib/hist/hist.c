@@ -1485,6 +1485,19 @@ static void build_entry_tree(struct ccb *b, uint32_t e)
 			if (x->iperiod[v])
 				push_item(b, v, IT_UP, x->iperiod[v], x->icount[v]);
 		}
+		/* samples taken where there is no symbol: their entry is named by
+		 * the offset in the file, their frame in the chains by the
+		 * address (another entry), and perf draws their whole chain
+		 * under the entry as well */
+		for (uint32_t j = x->soff[e]; j < x->soff[e + 1]; j++) {
+			uint32_t v = x->snode[j], u = v;
+			if (x->eof[v] == e)
+				continue;
+			if (t->nodes[u].frame.off_chain)
+				u = t->nodes[u].parent;
+			if (t->nodes[u].parent != NONE && t->nodes[v].self_period)
+				push_item(b, u, IT_UP, t->nodes[v].self_period, t->nodes[v].self_count);
+		}
 	} else if (h->opts.children || h->opts.caller_order) {
 		for (uint32_t j = x->ooff ? x->ooff[e] : 0; x->ooff && j < x->ooff[e + 1]; j++) {
 			uint32_t v = x->onode[j];
@@ -1582,7 +1595,10 @@ static int first_tid(const struct hist *h, const struct hent *e)
 
 /* perf's children sort: the children period, then "put caller above callee
  * when they have equal period", by the depth of their call graphs, for
- * entries of one thread: the thread of the sample that made each entry */
+ * entries of one thread: the thread of the sample that made each entry.
+ * Depths compared within a thread only make this no total order (three
+ * entries of equal children can form a cycle), so the entries are sorted by
+ * sort_stable, which is defined for such a comparator, not by qsort. */
 static int cmp_children(const struct hist *h, const struct hent *a, const struct hent *b)
 {
 	int c = cmp_desc(a->e.children, b->e.children);
@@ -1798,7 +1814,8 @@ void hist_finish(struct hist *h)
 		h->sorted[h->nsorted++] = &he->e;
 	}
 	cmp_hist = h;
-	qsort(h->sorted, h->nsorted, sizeof(*h->sorted), cmp_entries);
+	/* not qsort: perf's children sort is no total order (see cmp_children) */
+	sort_stable(h->sorted, h->nsorted, sizeof(*h->sorted), cmp_entries);
 	cmp_hist = NULL;
 	free(h->eslots);
 	h->eslots = NULL;
