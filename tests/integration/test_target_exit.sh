@@ -111,11 +111,15 @@ ok "stat -p and lock -p stop after the target's exit"
 # several pids: until the last one exits; meanwhile the ring fds of the
 # exited one report POLLHUP at every poll (which made record spin)
 start_target 1 sleep; t1=$tp; h1=$holder
-start_target 3.5; t2=$tp; h2=$holder
+start_target 5; t2=$tp; h2=$holder
 "$BPFPERF" record -p "$t1,$t2" -o two.data 2>two.err &
-rp=$!
+rp=$!; r0=$(now_ms)
 while ! exited "$t1"; do sleep 0.01; done
 sleep 0.3
+# the window opens once record's start-up is over (what a record of 'true'
+# took, limit - 1000 ms: over a second on an emulated CPU, where a 6.12
+# guest's window still held the start and saw 15%)
+while [ "$(now_ms)" -lt $((r0 + limit - 1000 + 300)) ]; do sleep 0.05; done
 c0=$(ticks $rp); w0=$(now_ms)
 sleep 1
 c1=$(ticks $rp); w1=$(now_ms)
@@ -123,7 +127,8 @@ exited "$t2" && skip "the second target exited too early (machine overloaded)"
 kill -0 $rp 2>/dev/null || fail "record -p A,B stopped when only A had exited"
 pct=$(awk -v c=$((c1 - c0)) -v w=$((w1 - w0)) -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", c * 1000 / hz / w * 100 }')
 echo "record -p A,B: CPU after A's exit: $((c1 - c0)) ticks in $((w1 - w0)) ms ($pct%)"
-awk -v p="$pct" 'BEGIN { exit !(p < 5) }' || fail "record -p A,B: $pct% of a CPU after A's exit (limit 5%)"
+awk -v p="$pct" -v l="$cpu_limit" 'BEGIN { exit !(p < l) }' ||
+  fail "record -p A,B: $pct% of a CPU after A's exit (limit $cpu_limit%)"
 watch record-two "$t2" $rp nocpu
 kill $h1 $h2 2>/dev/null; wait $h1 $h2 2>/dev/null
 "$BPFPERF" report -i two.data --json > two.json 2>two.rerr || { cat two.rerr; fail "report of record -p A,B"; }
