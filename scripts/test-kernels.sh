@@ -12,7 +12,8 @@
 # the tests to run, default all), TEST_TIMEOUT (per test, default 600 s:
 # QEMU emulates the CPU, 10-50x slower), GUEST_TIMEOUT (per kernel, default
 # 7200 s: the whole suite takes about an hour on one emulated CPU), GUEST_CPUS (the guests' CPUs, default 1: see below), OUT (keep
-# each kernel's logs in $OUT/<version>/).
+# each kernel's logs in $OUT/<version>/, and a failed test's files in
+# $OUT/<version>/failed/<test>/).
 #
 # One CPU: with two, the guests broke under QEMU's multi-threaded TCG (the
 # harness's; no KVM here). 6.12 died twice with "Oops: int3" at
@@ -75,7 +76,7 @@ run_kernel() {
   { echo "=== kernel $v"
     env ${out:+OUT=$out} TEST_TIMEOUT="${TEST_TIMEOUT:-600}" ${TESTS:+TESTS="$TESTS"} \
       "$kdir/run-on-kernel.sh" --timeout "${GUEST_TIMEOUT:-7200}" --cpus "${GUEST_CPUS:-1}" --env TEST_TIMEOUT --env BPFPERF_DISPOSABLE=1 --env REQUIRE_PROBES=1 \
-      ${TESTS:+--env TESTS} "$v" -- sh "$kdir/integration-tests.sh" 2>&1
+      ${TESTS:+--env TESTS} ${out:+--env BPFPERF_KEEP_FAILED=$out/failed} "$v" -- sh "$kdir/integration-tests.sh" 2>&1
   } >> "$tmpd/$v.log"
   echo $(( $(date +%s) - start )) > "$tmpd/$v.secs"
 }

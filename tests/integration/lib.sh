@@ -9,7 +9,16 @@ DEMO="$BUILD/demo/bpfperf-demo"
 TMP=$(mktemp -d /tmp/bpfperf-test.XXXXXX)
 # BPFPERF_KEEP=DIR: the test's files are copied there at its end (to look at
 # a failure in a QEMU guest, whose /tmp is gone at power-off)
-trap '[ -n "${BPFPERF_KEEP:-}" ] && mkdir -p "$BPFPERF_KEEP" && cp -a "$TMP" "$BPFPERF_KEEP/"; rm -rf "$TMP"' EXIT
+# BPFPERF_KEEP=DIR keeps every test's files there; BPFPERF_KEEP_FAILED=DIR
+# those of a failed test only, as DIR/<test> (scripts/test-kernels.sh sets it
+# under OUT: a guest's recordings are gone when it powers off)
+trap 'rc=$?
+  [ -n "${BPFPERF_KEEP:-}" ] && mkdir -p "$BPFPERF_KEEP" && cp -a "$TMP" "$BPFPERF_KEEP/"
+  if [ -n "${BPFPERF_KEEP_FAILED:-}" ] && [ $rc -ne 0 ] && [ $rc -ne 77 ]; then
+    mkdir -p "$BPFPERF_KEEP_FAILED" && cp -a "$TMP" "$BPFPERF_KEEP_FAILED/$(basename "$0" .sh)" &&
+      echo "its files are kept in $BPFPERF_KEEP_FAILED/$(basename "$0" .sh)"
+  fi
+  rm -rf "$TMP"' EXIT
 # record copies the files it hit into the build-id cache: a private one per
 # test (perf reads PERF_BUILDID_DIR too), never the real ~/.debug.
 export PERF_BUILDID_DIR="$TMP/buildid-cache"
