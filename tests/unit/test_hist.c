@@ -577,6 +577,26 @@ static void test_children_callee_unresolved(void **state)
 	hist_free(h);
 }
 
+/* two functions of one name in one file (static ones: ld.so has two
+ * check_match) are two entries, as perf compares symbols by start */
+static void test_same_name_two_symbols(void **state)
+{
+	(void)state;
+	struct hist_opts o = { .keys = { SORT_SYM }, .nkeys = 1, .exact_order = true };
+	struct hist *h = hist_new(&o);
+	struct hist_frame f1 = { .dso = D_APP, .sym = S_X, .start = 0x8bc0, .level = '.' };
+	struct hist_frame f2 = { .dso = D_APP, .sym = S_X, .start = 0xa470, .level = '.' };
+	struct hist_sample s1 = { .comm = C_A, .period = 100, .nframes = 1, .frames = &f1 };
+	struct hist_sample s2 = { .comm = C_A, .period = 100, .nframes = 1, .frames = &f2 };
+	hist_add_sample(h, &s1);
+	hist_add_sample(h, &s2);
+	hist_add_sample(h, &s1);
+	hist_finish(h);
+	assert_int_equal(hist_nr_entries(h), 2);
+	assert_int_equal(hist_entry_at(h, 0)->self + hist_entry_at(h, 1)->self, 300);
+	hist_free(h);
+}
+
 static void test_equal_period_order(void **state)
 {
 	(void)state;
@@ -875,6 +895,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_equal_period_order),
 		cmocka_unit_test(test_children_callee),
 		cmocka_unit_test(test_children_callee_unresolved),
+		cmocka_unit_test(test_same_name_two_symbols),
 		cmocka_unit_test(test_children_ties_by_thread),
 		cmocka_unit_test(test_sort_list_and_entry_filters),
 		cmocka_unit_test(test_empty_and_odd),

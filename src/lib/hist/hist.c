@@ -192,12 +192,15 @@ static inline uint64_t mix3(uint64_t a, uint64_t b, uint64_t c)
 static inline uint64_t node_hash(uint32_t parent, const struct hist_frame *f)
 {
 	return mix3(parent | (uint64_t)f->off_chain << 32,
-		    (uintptr_t)f->sym ^ (uintptr_t)f->ip_sym * 0x9e3779b97f4a7c15ull, (uintptr_t)f->dso);
+		    (uintptr_t)f->sym ^ (uintptr_t)f->ip_sym * 0x9e3779b97f4a7c15ull, (uintptr_t)f->dso ^ f->start);
 }
 
 static inline bool same_frame(const struct hist_frame *a, const struct hist_frame *b)
 {
-	return a->sym == b->sym && a->dso == b->dso && a->ip_sym == b->ip_sym && a->off_chain == b->off_chain;
+	/* the start too: two functions of one name in one file (static ones,
+	 * ld.so's two check_match) are two, as perf compares symbols by start */
+	return a->sym == b->sym && a->dso == b->dso && a->ip_sym == b->ip_sym && a->off_chain == b->off_chain &&
+	       a->start == b->start;
 }
 
 static inline uint64_t root_hash(const char *comm, int pid, int tid, int cpu, int64_t state,
@@ -433,6 +436,7 @@ struct hent {
 				 * sample made perf's entry, which keeps its thread */
 	bool no_sym, no_map;	/* perf's NULL symbol, NULL map: no symbol covers the
 				 * address, no map covers it ("[unknown]") */
+	uint64_t sym_start;	/* with the sym key: the symbol's start (ekey.start) */
 };
 
 struct cnode {
@@ -687,6 +691,11 @@ static bool stk_equal(const struct hist *h, const struct stk *k, const struct hi
 		if (p[2 * i] != fsym(&s->frames[i]) || p[2 * i + 1] != fdso(&s->frames[i]) ||
 		    s->frames[i].ip_sym != (ip ? ip[i] : NULL))
 			return false;
+	/* symbols of one name in one dso told apart by start (same_frame) */
+	uint32_t v = k->leaf;
+	for (size_t i = 0; i < s->nframes; i++, v = h->trie.nodes[v].parent)
+		if (h->trie.nodes[v].frame.start != s->frames[i].start)
+			return false;
 	return true;
 }
 
@@ -839,6 +848,7 @@ void hist_add_sample(struct hist *h, const struct hist_sample *s)
 
 struct ekey {
 	const char *comm, *dso, *sym;
+	uint64_t start;		/* with sym: two symbols of one name in one dso differ */
 	int pid, tid, cpu;
 	int64_t state;
 	const struct hist_tp *tp;
@@ -865,6 +875,7 @@ static void make_key(const struct hist *h, const struct root_attr *r, const stru
 	k->state = (h->key[SORT_STATE] ? r->state & 0xff : 0) | (h->key[SORT_PARENT] ? r->state & 0xffffff00 : 0) |
 		   (h->key[SORT_SRCLINE] ? r->state & ~(int64_t)0xffffffff : 0);
 	k->sym = !h->key[SORT_SYM] ? NULL : chain && chain_entry_differs(f) ? f->ip_sym : f->sym;
+	k->start = h->key[SORT_SYM] && !(chain && chain_entry_differs(f)) ? f->start : 0;
 	k->dso = (h->key[SORT_SYM] || h->key[SORT_DSO]) ? f->dso : NULL;
 	k->tp = h->any_tp ? r->tp : NULL;
 }
@@ -872,7 +883,7 @@ static void make_key(const struct hist *h, const struct root_attr *r, const stru
 static inline uint64_t ekey_hash(const struct ekey *k)
 {
 	return mix3((uintptr_t)k->comm ^ ((uint64_t)(uint32_t)k->pid << 17) ^ (uintptr_t)k->tp * 0x9e3779b97f4a7c15ull,
-		    (uintptr_t)k->sym ^ (uint32_t)k->tid,
+		    (uintptr_t)k->sym ^ (uint32_t)k->tid ^ k->start * 0x94d049bb133111ebull,
 		    (uintptr_t)k->dso ^ ((uint64_t)(uint32_t)k->cpu << 23) ^ ((uint64_t)k->state * 0xc4ceb9fe1a85ec53ull));
 }
 
@@ -883,7 +894,7 @@ static inline bool ekey_match(const struct hist *h, const struct hist_entry *e, 
 	       (!h->key[SORT_CPU] || e->cpu == k->cpu) &&
 	       (!(h->key[SORT_STATE] || h->key[SORT_PARENT] || h->key[SORT_SRCLINE]) ||
 		((const struct hent *)e)->pstate == k->state) &&
-	       (!h->key[SORT_SYM] || e->sym == k->sym) &&
+	       (!h->key[SORT_SYM] || (e->sym == k->sym && ((const struct hent *)e)->sym_start == k->start)) &&
 	       (!(h->key[SORT_SYM] || h->key[SORT_DSO]) || e->dso == k->dso) &&
 	       (!h->any_tp || e->tp == k->tp);
 }
@@ -900,6 +911,7 @@ static uint64_t ent_slot_hash(const void *slot, const void *ctx)
 		.cpu = h->key[SORT_CPU] ? e->cpu : 0,
 		.state = h->ents[i].pstate,
 		.sym = h->key[SORT_SYM] ? e->sym : NULL,
+		.start = h->ents[i].sym_start,
 		.dso = (h->key[SORT_SYM] || h->key[SORT_DSO]) ? e->dso : NULL,
 		.tp = h->any_tp ? e->tp : NULL,
 	};
@@ -953,6 +965,7 @@ static uint32_t entry_of(struct hist *h, uint32_t v, bool create, bool chain)
 	he->e.sym = chain && chain_entry_differs(&nd->frame) ? nd->frame.ip_sym : nd->frame.sym;
 	he->e.level = nd->frame.level;
 	he->no_sym = nd->frame.ip_sym != NULL;
+	he->sym_start = k.start;
 	he->no_map = nd->frame.dso && !strcmp(nd->frame.dso, "[unknown]");
 	he->cc_root = NONE;
 	he->first_node = NONE;
