@@ -95,7 +95,7 @@ static void carry_levels(const struct aggregator *a, struct hist_frame *f, uint3
 	const struct hist_opts *o = hist_opts(a->h);
 	if (n < 2)
 		return;
-	if ((o->children && !o->callee_children) || o->caller_order) {
+	if (hist_outer_first(o)) {
 		char prev = f[0].level;	/* the sample's */
 		for (uint32_t i = n - 1; i >= 1; i--) {
 			if (f[i].dso == a->s_unknown)

@@ -591,7 +591,7 @@ static int parent_of_sym(struct hist *h, const char *sym)
 static int sample_parent(struct hist *h, const struct hist_sample *s)
 {
 	size_t n = s->frames ? s->nframes : 0;
-	bool outer_first = (h->opts.children && !h->opts.callee_children) || h->opts.caller_order;
+	bool outer_first = hist_outer_first(&h->opts);
 	for (size_t k = 0; k < n; k++) {
 		const struct hist_frame *f = &s->frames[outer_first ? n - 1 - k : k];
 		/* perf: the symbols of the call chain kept */

@@ -214,6 +214,12 @@ void hist_thread_comms(struct hist *h, const char *(*comm_of)(void *ctx, int tid
  * Without it, by name. Call before hist_finish. */
 void hist_dso_order(struct hist *h, uint32_t (*rank_of)(const void *ctx, const char *dso), const void *ctx);
 const struct hist_opts *hist_opts(const struct hist *h);
+/* perf walks a sample's call chain outermost caller first (its cursor in
+ * caller order: children's default, -G), else from the sampled frame up */
+static inline bool hist_outer_first(const struct hist_opts *o)
+{
+	return (o->children && !o->callee_children) || o->caller_order;
+}
 size_t hist_nr_entries(const struct hist *h);
 const struct hist_entry *hist_entry_at(const struct hist *h, size_t i);
 /* The total percentages are taken of: every sample's period, or with

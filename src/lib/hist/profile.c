@@ -362,7 +362,7 @@ int profile_build(struct profile *rp, struct pd_file *f, const struct profile_op
 	rp->max_stack = o->max_stack;
 	/* perf resolves call graphs in its display order: caller order
 	 * (children, -G) keeps the outermost frames */
-	rp->max_stack_outer = (o->hist.children && !o->hist.callee_children) || o->hist.caller_order;
+	rp->max_stack_outer = hist_outer_first(&o->hist);
 
 	/* The aggregation thread reads kallsyms while the records are validated
 	 * and ordered, then fills the hist while this thread decodes samples and
