@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare two `report --stdio` tables of the same file: perf's and ours.
 Usage: compare_table.py PERF_TXT OURS_TXT [--min PCT] [--tol PCT] [--ignore REGEX]
-                        [--graph-of REGEX]
+                        [--graph-of REGEX] [--drop-modules]
 
 Checked: the table's header lines (the "# comm: X" lines of an elided key,
 the column titles, the sample count line), and every entry at or above
@@ -23,7 +23,11 @@ modules are loaded (/proc/modules): the CI host has none, the guests do.
 Where a module's code is in the table (a module's name, or a symbol of a
 module in any column), column widths are not compared: perf sizes its
 symbol columns by a module symbol's kallsyms line "name\t[module]" (it cuts
-the name at the tab for kcore but keeps the longer length)."""
+the name at the tab for kcore but keeps the longer length).
+--drop-modules: entries of module code (a module's name or a module
+symbol in the key) are left out on both sides, for views that filter by
+dso: perf's --dsos [kernel.kallsyms] keeps module code it names so, ours
+names the module and leaves it out."""
 import re
 import sys
 
@@ -58,7 +62,11 @@ def fold(text):
 
 ENTRY = re.compile(r'^\s+(\d+\.\d+%\s+)')
 
-def parse(path, ignore):
+def is_module_code(line, modsyms):
+    return (any(m.group(1) in MODULES for m in MODRE.finditer(line)) or
+            any(t in modsyms for t in line.split()))
+
+def parse(path, ignore, modsyms=None):
     head, rows, graphs, cur = [], {}, [], None
     skipped = False
     for line in open(path, errors='replace'):
@@ -72,7 +80,7 @@ def parse(path, ignore):
             continue
         toks = line.split()
         if ENTRY.match(line) or (toks and re.fullmatch(r'\d+', toks[0]) and len(toks) > 1):
-            if ignore and re.search(ignore, line):
+            if (ignore and re.search(ignore, line)) or (modsyms is not None and is_module_code(line, modsyms)):
                 cur = None
                 skipped = True
                 continue
@@ -96,11 +104,11 @@ def loose(head):
 
 def main():
     a = sys.argv[1:]
-    opt = {'--loose-header': None, '--min': '0.5', '--tol': '0.1', '--ignore': '', '--graph-of': ''}
+    opt = {'--loose-header': None, '--drop-modules': None, '--min': '0.5', '--tol': '0.1', '--ignore': '', '--graph-of': ''}
     files = []
     i = 0
     while i < len(a):
-        if a[i] == '--loose-header':
+        if a[i] in ('--loose-header', '--drop-modules'):
             opt[a[i]] = True
             i += 1
         elif a[i] in opt:
@@ -110,8 +118,10 @@ def main():
             files.append(a[i])
             i += 1
     mn, tol, ign, gof = float(opt['--min']), float(opt['--tol']), opt['--ignore'], opt['--graph-of']
-    ph, pr, pg, ps = parse(files[0], ign)
-    oh, orow, og, os_ = parse(files[1], ign)
+    # (an empty set where no module is loaded: nothing is left out)
+    mods = load_module_symbols() if opt['--drop-modules'] and MODULES else None
+    ph, pr, pg, ps = parse(files[0], ign, mods)
+    oh, orow, og, os_ = parse(files[1], ign, mods)
     bad = []
     if ph != oh and MODULES and not FOLDED:	# (read only then: kallsyms is large)
         modsyms = load_module_symbols()
