@@ -16,6 +16,13 @@ cd "$TMP"
 PERF="perf --buildid-dir $TMP/bid"
 CMP="python3 $SRC/tests/integration/compare_table.py"
 CMPX=
+# an ASan build's demo may be sampled in its runtime, whose C++ clones perf
+# 6.1 names without their " [clone .isra.0]": such an entry sets our Symbol
+# column wider than perf's even where a limit hides it (seen once, under
+# --percent-limit 30: 89 against 74), so widths are compared in the plain
+# build only
+LOOSE=
+if ldd "$DEMO" 2>/dev/null | grep -q libasan; then LOOSE=--loose-header; fi
 # unresolved kernel addresses are left out, in either of perf's spellings
 # (a 6.12 guest's perf wrote 0x00ffffffc02cb6b0 for one in a --time window)
 IGN='bpf_prog|\[unknown\]|0x(00)?ffff| 0{16}$'
@@ -26,7 +33,7 @@ perf_rec -g --sample-cpu -o perf.data -- "$DEMO" 1.5 || fail "perf record"
 same() {
   $PERF report -i "$F" --stdio "$@" > p.txt 2>p.err || { cat p.err; fail "perf report $* on $F"; }
   "$BPFPERF" report -i "$F" "$@" > o.txt 2>o.err || { cat o.err; fail "bpfperf report $* on $F"; }
-  $CMP p.txt o.txt --min 0.1 --ignore "$IGN" ${GRAPH:+--graph-of "$GRAPH"} $CMPX > cmp.txt ||
+  $CMP p.txt o.txt --min 0.1 --ignore "$IGN" ${GRAPH:+--graph-of "$GRAPH"} $CMPX $LOOSE > cmp.txt ||
     { cat cmp.txt; fail "report $* on $F: not as perf"; }
   ok "$F: $* ($(cat cmp.txt))"
 }
