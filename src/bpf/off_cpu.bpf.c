@@ -112,6 +112,11 @@ static __always_inline void switch_out(void *ctx, bool preempt, struct task_stru
 	ts->kern_stack_id = bpf_get_stackid(ctx, &stacks, 0);
 	if (ts->user_stack_id < 0 && ts->kern_stack_id < 0)
 		count(OFF_CPU_CNT_NO_STACK);
+	else if (ts->kern_stack_id < 0)
+		count(OFF_CPU_CNT_NO_KSTACK);
+	/* -EEXIST (17): the stack's bucket in the stack map held another one */
+	if (ts->user_stack_id == -17 || ts->kern_stack_id == -17)
+		count(OFF_CPU_CNT_STACK_EEXIST);
 	ts->state = state;
 	ts->ts = bpf_ktime_get_ns();
 }

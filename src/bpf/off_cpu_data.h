@@ -67,6 +67,8 @@ enum off_cpu_counter {
 	OFF_CPU_CNT_TASK_FULL,		/* no per-task slot (task storage or hash full) */
 	OFF_CPU_CNT_NO_STACK,		/* a stack could not be taken (stack map full) */
 	OFF_CPU_CNT_RINGBUF_FULL,	/* ring buffer full: a long wait aggregated instead */
+	OFF_CPU_CNT_NO_KSTACK,		/* a wait without its kernel stack (shown under the user one) */
+	OFF_CPU_CNT_STACK_EEXIST,	/* a stack lost: its hash bucket held another stack */
 	OFF_CPU_CNT__MAX,
 };
 

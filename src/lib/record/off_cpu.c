@@ -390,11 +390,15 @@ static int oc_finish(void *ctx, struct recording *r)
 	oc->st.waits = c[OFF_CPU_CNT_WAITS];
 	oc->st.lost = c[OFF_CPU_CNT_MAP_FULL] + c[OFF_CPU_CNT_TASK_FULL];
 	oc->st.no_stack = c[OFF_CPU_CNT_NO_STACK];
+	oc->st.no_kstack = c[OFF_CPU_CNT_NO_KSTACK];
+	oc->st.collisions = c[OFF_CPU_CNT_STACK_EEXIST];
 	pr_debug("off-CPU: %llu switch-outs of targets, %llu waits, %llu slot full, %llu map full, "
-		 "%llu without stacks, %llu long waits aggregated (ring buffer full)",
+		 "%llu without stacks, %llu without kernel stacks, %llu stack map collisions, "
+		 "%llu long waits aggregated (ring buffer full)",
 		 (unsigned long long)c[OFF_CPU_CNT_SWITCH_OUT], (unsigned long long)c[OFF_CPU_CNT_WAITS],
 		 (unsigned long long)c[OFF_CPU_CNT_TASK_FULL], (unsigned long long)c[OFF_CPU_CNT_MAP_FULL],
-		 (unsigned long long)c[OFF_CPU_CNT_NO_STACK], (unsigned long long)c[OFF_CPU_CNT_RINGBUF_FULL]);
+		 (unsigned long long)c[OFF_CPU_CNT_NO_STACK], (unsigned long long)c[OFF_CPU_CNT_NO_KSTACK],
+		 (unsigned long long)c[OFF_CPU_CNT_STACK_EEXIST], (unsigned long long)c[OFF_CPU_CNT_RINGBUF_FULL]);
 	return err;
 }
 
@@ -450,4 +454,10 @@ void record_off_cpu_summary(const struct record_off_cpu *oc, FILE *f)
 	if (s->no_stack)
 		pr_info("off-CPU: %llu waits without a stack (the stack map was full)",
 			(unsigned long long)s->no_stack);
+	/* a partial stack is a partial result: said, with its cause */
+	if (s->no_kstack)
+		pr_warn("off-CPU: %llu waits without their kernel stack, shown under their user stack only "
+			"(%llu stacks lost to a stack map bucket held by another stack; the rest: the map full or "
+			"the kernel unwinder found no frame); bpfperf -vv record shows the counts",
+			(unsigned long long)s->no_kstack, (unsigned long long)s->collisions);
 }

@@ -46,6 +46,8 @@ struct record_off_cpu_stats {
 	uint64_t waits;		/* waits measured */
 	uint64_t lost;		/* waits lost (map or slot full) */
 	uint64_t no_stack;	/* waits whose stacks could not be taken */
+	uint64_t no_kstack;	/* waits without their kernel stack only */
+	uint64_t collisions;	/* stacks lost to a stack map bucket held by another */
 	uint64_t total_ns;	/* off-CPU time written */
 	uint64_t filtered;	/* samples the filter dropped */
 	const char *design;	/* the BPF design loaded */
