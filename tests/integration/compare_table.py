@@ -71,8 +71,12 @@ def fold(text):
 ENTRY = re.compile(r'^\s+(\d+\.\d+%\s+)')
 
 def is_module_code(line, modsyms):
-    return (any(m.group(1) in MODULES for m in MODRE.finditer(line)) or
-            any(t in modsyms for t in line.split()))
+    """A table line (an entry or a call-graph line) shows module code: a
+    module's name, or a module symbol (load_module_symbols), call-graph
+    branches and percentages taken off its words."""
+    if any(m.group(1) in MODULES for m in MODRE.finditer(line)):
+        return True
+    return any(re.sub(r'^\|?-*(\d+\.\d+%)?-*', '', t) in modsyms for t in line.split())
 
 def parse(path, ignore, modsyms=None):
     head, rows, graphs, cur = [], {}, [], None

@@ -13,7 +13,7 @@ rest must still be the same."""
 import re
 import sys
 
-from compare_table import MODULES, MODRE, load_module_symbols
+from compare_table import MODULES, is_module_code, load_module_symbols
 
 ENTRY = re.compile(r'^\s+(\d+\.\d+%|N/A|\d+)\s')
 
@@ -23,11 +23,6 @@ def main():
         print('\n'.join(text))
         return
     modsyms = load_module_symbols()
-
-    def has_module(line):
-        if any(m.group(1) in MODULES for m in MODRE.finditer(line)):
-            return True
-        return any(re.sub(r'^\|?-*(\d+\.\d+%)?-*', '', t) in modsyms for t in line.split())
 
     blocks, cur = [], None
     for line in text:
@@ -43,7 +38,7 @@ def main():
     for b in blocks:
         if re.fullmatch(r'#[ .]*', b[0]):
             continue	# the columns' dots: widths differ
-        if b[0].startswith('#') or not any(has_module(l) for l in b):
+        if b[0].startswith('#') or not any(is_module_code(l, modsyms) for l in b):
             out.extend(' '.join(l.split()) for l in b)
     print('\n'.join(out))
 
