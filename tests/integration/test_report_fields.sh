@@ -50,6 +50,9 @@ clean() {
     python3 "$SRC/tests/integration/drop_modules.py"
 }
 
+# runs of symbol-less entries tied on every other column in one order
+ties() { python3 "$SRC/tests/integration/unresolved_ties.py" < "$1"; }
+
 n=0
 check() {	# check FILE ARGS...: perf report and ours print the same
   f=$1; shift
@@ -58,9 +61,8 @@ check() {	# check FILE ARGS...: perf report and ours print the same
   clean p.raw > p.txt; clean o.raw > o.txt
   [ -s p.txt ] || fail "perf report $* on $f printed nothing"
   if ! diff p.txt o.txt > d.txt; then
-    # symbol-less entries tied on every column: perf's order is its tree's
-    # (unresolved_ties.py), ours by address; the same rows, the rest in place
-    ties() { python3 "$SRC/tests/integration/unresolved_ties.py" < "$1"; }
+    # symbol-less entries tied on every column: perf's order is its tree's,
+    # ours by address; the same rows, the rest in place
     if ties p.txt > p.ties && ties o.txt > o.ties && diff p.ties o.ties > /dev/null; then
       echo "$f, $*: perf prints tied symbol-less entries in another order:"
       cat d.txt

@@ -24,16 +24,22 @@ now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 exited() { [ ! -e "/proc/$1" ] || [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" = Z ]; }
 
-# watch NAME TARGET_PID TOOL_PID [nocpu]: wait for the target's exit then
-# the tool's; the tool's CPU time in a window while the target runs.
+# after_startup T0: wait until a tool started at T0 (ms) is past its
+# start-up (what a record of 'true' took, plus 300 ms; at least 600 ms)
+after_startup() {
+  while [ "$(now_ms)" -lt $(($1 + startup + 300)) ] || [ "$(now_ms)" -lt $(($1 + 600)) ]; do
+    sleep 0.05
+  done
+}
+
+# watch NAME TARGET_PID TOOL_PID [nocpu], right after the tool's start: wait
+# for the target's exit then the tool's; the tool's CPU time in a window
+# while the target runs, once its start-up is over.
 watch() {
-  name=$1; t=$2; p=$3
+  name=$1; t=$2; p=$3; started=$(now_ms)
   c0=0; c1=0; w0=0; w1=1
   if [ "${4:-}" != nocpu ]; then
-    # the window opens once the tool's start-up is over (what a record of
-    # 'true' took, plus 300 ms; at least 600 ms after the start)
-    while [ "$(now_ms)" -lt $((started + startup + 300)) ] ||
-          [ "$(now_ms)" -lt $((started + 600)) ]; do sleep 0.05; done
+    after_startup $started
     c0=$(ticks "$p"); w0=$(now_ms)
     sleep 0.8
     c1=$(ticks "$p"); w1=$(now_ms)
@@ -85,7 +91,6 @@ echo "limit: $limit ms, CPU while waiting under $cpu_limit%, targets run $run_s 
 start_target $run_s
 # at 250 Hz: reading the samples costs the recorder little even on an
 # emulated CPU (at 4000 Hz it took 42% of a 6.12 guest's CPU while it waited)
-started=$(now_ms)
 "$BPFPERF" record -F 250 -p "$tp" -o p.data 2>record.err &
 watch record "$tp" $!
 kill $holder 2>/dev/null; wait $holder 2>/dev/null
@@ -104,7 +109,6 @@ ok "record -p stops after a zombie target's exit and its file reports"
 # trace -p (of a quiet target: tracing the demo's 100000 system calls
 # slows it down several times)
 start_target $run_s sleep
-started=$(now_ms)
 "$BPFPERF" trace -p "$tp" -o trace.txt 2>trace.err &
 watch trace "$tp" $!
 kill $holder 2>/dev/null; wait $holder 2>/dev/null
@@ -114,7 +118,6 @@ ok "trace -p stops after a zombie target's exit"
 # stat -p and lock -p share the stop loop
 for tool in stat "lock contention"; do
   start_target $run_s sleep
-  started=$(now_ms)
   "$BPFPERF" $tool -p "$tp" > "$tool.out" 2>"$tool.err" &
   watch "$tool" "$tp" $!
   kill $holder 2>/dev/null; wait $holder 2>/dev/null
@@ -129,10 +132,9 @@ start_target 5; t2=$tp; h2=$holder
 rp=$!; r0=$(now_ms)
 while ! exited "$t1"; do sleep 0.01; done
 sleep 0.3
-# the window opens once record's start-up is over (what a record of 'true'
-# took, limit - 1000 ms: over a second on an emulated CPU, where a 6.12
-# guest's window still held the start and saw 15%)
-while [ "$(now_ms)" -lt $((r0 + limit - 1000 + 300)) ]; do sleep 0.05; done
+# the window opens once record's start-up is over (over a second on an
+# emulated CPU, where a 6.12 guest's window still held the start and saw 15%)
+after_startup $r0
 c0=$(ticks $rp); w0=$(now_ms)
 sleep 1
 c1=$(ticks $rp); w1=$(now_ms)
