@@ -3,7 +3,7 @@
  *
  * At sched_switch the outgoing task (still current) is a target leaving the
  * CPU in a blocked state (S or D): its switch-out time, user and kernel
- * stacks (one stack map) and state go to its slot. When a task with a slot
+ * stacks (their ids in the stack store, stack_store.h) and state go to its slot. When a task with a slot
  * comes back (next), the time it was off the CPU is added to the entry of
  * {pid, tgid, stacks, state}, or, above the threshold, sent at once through
  * the ring buffer with its start and end. User space turns both into
@@ -19,6 +19,7 @@
 
 #include "core_compat.h"
 #include "off_cpu_data.h"
+#include "stack_store.h"
 #include "target_filter.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -32,13 +33,6 @@ struct {
 	__type(key, struct off_cpu_key);
 	__type(value, struct off_cpu_value);
 } off_cpu SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, 16384);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, OFF_CPU_STACK_MAX * sizeof(__u64));
-} stacks SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -91,6 +85,19 @@ static __always_inline struct off_cpu_tstamp *slot(struct task_struct *t, bool c
 	return ts;
 }
 
+/* A stack of current into the stack store; 0 if lost, counted by cause. */
+static __always_inline __u64 take_stack(void *ctx, __u64 flags)
+{
+	enum stack_store_err err;
+	__u64 id = stack_store_get(ctx, flags, OFF_CPU_STACK_MAX, &err);
+
+	if (err == STACK_STORE_FULL)
+		count(OFF_CPU_CNT_STACK_FULL);
+	else if (err == STACK_STORE_CLASH)
+		count(OFF_CPU_CNT_STACK_CLASH);
+	return id;
+}
+
 static __always_inline void switch_out(void *ctx, bool preempt, struct task_struct *prev)
 {
 	unsigned int state = core_task_state(prev) & OFF_CPU_STATE_MASK;
@@ -107,16 +114,17 @@ static __always_inline void switch_out(void *ctx, bool preempt, struct task_stru
 		count(OFF_CPU_CNT_TASK_FULL);
 		return;
 	}
+	/* the last wait never ended for us: the kernel ran the task again
+	 * without a sched_switch that this program saw (seen on 6.18) */
+	if (ts->ts)
+		count(OFF_CPU_CNT_NO_SWITCH_IN);
 	/* current is prev: its stacks are the ones it blocked in */
-	ts->user_stack_id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
-	ts->kern_stack_id = bpf_get_stackid(ctx, &stacks, 0);
-	if (ts->user_stack_id < 0 && ts->kern_stack_id < 0)
+	ts->user_stack = take_stack(ctx, BPF_F_USER_STACK);
+	ts->kern_stack = take_stack(ctx, 0);
+	if (!ts->user_stack && !ts->kern_stack)
 		count(OFF_CPU_CNT_NO_STACK);
-	else if (ts->kern_stack_id < 0)
+	else if (!ts->kern_stack)
 		count(OFF_CPU_CNT_NO_KSTACK);
-	/* -EEXIST (17): the stack's bucket in the stack map held another one */
-	if (ts->user_stack_id == -17 || ts->kern_stack_id == -17)
-		count(OFF_CPU_CNT_STACK_EEXIST);
 	ts->state = state;
 	ts->ts = bpf_ktime_get_ns();
 }
@@ -135,8 +143,8 @@ static __always_inline void switch_in(struct task_struct *next)
 	struct off_cpu_key key = {
 		.pid = BPF_CORE_READ(next, pid),
 		.tgid = BPF_CORE_READ(next, tgid),
-		.user_stack_id = ts->user_stack_id,
-		.kern_stack_id = ts->kern_stack_id,
+		.user_stack = ts->user_stack,
+		.kern_stack = ts->kern_stack,
 		.state = ts->state,
 	};
 

@@ -7,6 +7,7 @@
 #define BPFPERF_OFF_CPU_DATA_H
 
 #include "shared_defs.h"
+#include "stack_store.h"
 
 /* Scheduler states that make a switched-out task "off CPU" (blocked), as
  * the kernel defines them (include/linux/sched.h); the rest of the state
@@ -18,14 +19,14 @@
 					 OFF_CPU_TASK_NOLOAD)
 
 /* Stack depth of both stacks (kernel: the tracing frames included). */
-#define OFF_CPU_STACK_MAX 127
+#define OFF_CPU_STACK_MAX STACK_STORE_MAX
 
 /* The aggregation key: one entry per thread, stacks and state. */
 struct off_cpu_key {
 	__u32 pid;		/* thread id */
 	__u32 tgid;		/* process id */
-	__s32 user_stack_id;	/* in the one stack map; < 0: none */
-	__s32 kern_stack_id;
+	__u64 user_stack;	/* stack_store.h ids; 0: none */
+	__u64 kern_stack;
 	__u32 state;		/* prev_state & OFF_CPU_STATE_MASK at switch-out */
 	__u32 pad;
 };
@@ -39,8 +40,8 @@ struct off_cpu_value {
 /* What a target's switch-out leaves in its task slot. */
 struct off_cpu_tstamp {
 	__u64 ts;		/* bpf_ktime_get_ns() at switch-out; 0: not off CPU */
-	__s32 user_stack_id;
-	__s32 kern_stack_id;
+	__u64 user_stack;	/* stack_store.h ids; 0: none */
+	__u64 kern_stack;
 	__u32 state;
 	__u32 pad;
 };
@@ -65,10 +66,12 @@ enum off_cpu_counter {
 	OFF_CPU_CNT_WAITS,		/* waits counted (aggregated or sent) */
 	OFF_CPU_CNT_MAP_FULL,		/* aggregation map full: a wait lost */
 	OFF_CPU_CNT_TASK_FULL,		/* no per-task slot (task storage or hash full) */
-	OFF_CPU_CNT_NO_STACK,		/* a stack could not be taken (stack map full) */
+	OFF_CPU_CNT_NO_STACK,		/* a wait with neither stack */
 	OFF_CPU_CNT_RINGBUF_FULL,	/* ring buffer full: a long wait aggregated instead */
 	OFF_CPU_CNT_NO_KSTACK,		/* a wait without its kernel stack (shown under the user one) */
-	OFF_CPU_CNT_STACK_EEXIST,	/* a stack lost: its hash bucket held another stack */
+	OFF_CPU_CNT_STACK_FULL,		/* a stack lost: the stack map was full */
+	OFF_CPU_CNT_STACK_CLASH,	/* a stack lost: every id probed held another stack */
+	OFF_CPU_CNT_NO_SWITCH_IN,	/* a wait lost: the task left the CPU again, its switch-in unseen */
 	OFF_CPU_CNT__MAX,
 };
 

@@ -2,8 +2,8 @@
 # record --off-cpu: blocked time attributed to the blocking function's stack
 # in our report and in perf 6.1's (the oracle reads our offcpu-time samples),
 # kernel stacks that start at the scheduler (tracing machinery skipped), the
-# pipe wait, the threshold's individual samples, both BPF designs, --sort
-# state, the folded on-/off-CPU picture, --filter on off-CPU samples, -a -G
+# pipe wait, 4096 distinct stacks none of which is lost, the threshold's
+# individual samples, both BPF designs, --sort state, the folded on-/off-CPU picture, --filter on off-CPU samples, -a -G
 # CGROUP, and bad input.
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -122,24 +122,75 @@ ok "flame graph: on- and off-CPU in one page, off-CPU under [off-cpu], in ns"
 # the pipe wait: pipe_read in the kernel stack under offcpu_pipe_reader
 "$BPFPERF" -vv record --off-cpu -g -o pipe.data -- "$W" pipe 300 2>pipe.err || { cat pipe.err; fail "record --off-cpu (pipe)"; }
 "$BPFPERF" report -i pipe.data --event offcpu-time --folded > pipe.folded
-# (a 6.1 guest once kept the wait with its user stack only: record's counts
-# then say whether a stack map collision or the unwinder lost the kernel's)
+# (a 6.1 guest once kept the wait with its user stack only, its kernel stack
+# lost to a stack map bucket held by another; record's counts now say whether
+# the stack store or the unwinder lost one)
 grep -q 'offcpu_pipe_reader;.*pipe_read' pipe.folded ||
   { cat pipe.folded; grep -i 'off-CPU' pipe.err; fail "no pipe_read under offcpu_pipe_reader"; }
 ns=$(ours_ns pipe.data offcpu_pipe_reader)
 within "$ns" 0.28e9 1.5e9 "pipe wait"
 ok "the pipe wait is in the kernel stack ($ns ns)"
 
+# many distinct stacks: 4096 naps, each under a user stack of its own (the
+# bits of its number as 12 calls of offcpu_left/offcpu_right); every one is
+# kept (a stack map of 16384 buckets lost about 500 of them to buckets that
+# held another stack)
+"$BPFPERF" -vv record --off-cpu -g -o paths.data -- "$W" paths 12 >/dev/null 2>paths.err ||
+  { cat paths.err; fail "record --off-cpu (paths)"; }
+grep 'warning' paths.err | grep -q 'stacks lost\|without a stack\|without their kernel stack' &&
+  { grep -i 'off-CPU' paths.err; fail "record --off-cpu lost stacks of 4096 distinct ones"; }
+grep -q ' 0 stacks lost (store full), 0 stacks lost (ids taken)' paths.err ||
+  { grep -i 'off-CPU' paths.err; fail "-vv does not count the stacks lost (0)"; }
+# a wait whose switch-in no sched_switch event showed is lost and counted as
+# such (seen on this machine's 6.18, about 1 in 4000 waits here: neither our
+# program nor another one on sched_switch saw the task come back); such a
+# wait has no sample, and every other one must be there
+unseen=$(sed -n 's/.* \([0-9]*\) waits lost (switch-in unseen).*/\1/p' paths.err)
+[ -n "$unseen" ] || { grep -i 'off-CPU' paths.err; fail "-vv does not count the waits whose switch-in was unseen"; }
+if [ "$unseen" -gt 0 ]; then
+  grep -q "LOST $unseen waits: the kernel ran their task again without a sched_switch event" paths.err ||
+    { grep -i 'off-CPU' paths.err; fail "$unseen waits lost without the LOST line"; }
+  echo "NOTE: $unseen of 4096 waits lost by the kernel's tracepoint (counted and reported by record)"
+fi
+[ "$unseen" -le 40 ] || fail "$unseen of 4096 waits lost to unseen switch-ins (more than 1%)"
+"$BPFPERF" report -i paths.data --event offcpu-time --folded | python3 -c '
+import sys
+paths = set()
+for line in sys.stdin:
+    frames = line.rsplit(" ", 1)[0].split(";")
+    if "offcpu_nap" not in frames:
+        continue
+    i = frames.index("offcpu_nap")
+    walk = []
+    for f in reversed(frames[:i]):
+        if f not in ("offcpu_left", "offcpu_right"):
+            break
+        walk.append(f)
+    paths.add(tuple(walk))
+want = 4096 - int(sys.argv[1])
+full = [p for p in paths if len(p) == 12]
+if len(full) != want or len(paths) != want:
+    sys.exit("%d distinct nap stacks (%d of 12 calls), want %d" % (len(paths), len(full), want))
+' "$unseen" || fail "the 4096 distinct user stacks are not all in the report"
+ok "4096 distinct user stacks, none lost ($unseen waits whose end the kernel did not show, reported)"
+
 # --off-cpu-thresh: each long wait a sample with its own time, inside the recording
-"$BPFPERF" record --off-cpu --off-cpu-thresh 100 -g -o thr.data -- "$W" sleep 5 200 2>/dev/null || fail "record --off-cpu-thresh"
+# (a sleep whose switch-in the kernel did not show is lost, and record says
+# so: one fewer sample then, see the 4096 stacks above)
+"$BPFPERF" -vv record --off-cpu --off-cpu-thresh 100 -g -o thr.data -- "$W" sleep 5 200 2>thr.err ||
+  { cat thr.err; fail "record --off-cpu-thresh"; }
+unseen=$(sed -n 's/.* \([0-9]*\) waits lost (switch-in unseen).*/\1/p' thr.err)
+[ -n "$unseen" ] && [ "$unseen" -le 1 ] || { grep -i 'off-CPU' thr.err; fail "--off-cpu-thresh: $unseen waits lost"; }
+[ "$unseen" = 0 ] || echo "NOTE: 1 of the 5 sleeps lost by the kernel's tracepoint (counted and reported by record)"
 $PERF script -i thr.data -F event,time,period 2>/dev/null | python3 -c '
 import sys, re
+want = 5 - int(sys.argv[1])
 rows = [l for l in sys.stdin if "offcpu-time" in l]
 big = [l for l in rows if int(re.search(r"(\d+)\s+offcpu-time", l).group(1)) >= 190000000]
 times = [float(re.search(r"(\d+\.\d+):", l).group(1)) for l in big]
-if len(big) != 5: sys.exit("%d samples of >= 190 ms, want 5" % len(big))
-if max(times) > 1e9 or len(set(times)) != 5: sys.exit("times are not the waits own: %s" % times)
-' || fail "--off-cpu-thresh samples"
+if len(big) != want: sys.exit("%d samples of >= 190 ms, want %d" % (len(big), want))
+if max(times) > 1e9 or len(set(times)) != want: sys.exit("times are not the waits own: %s" % times)
+' "$unseen" || fail "--off-cpu-thresh samples"
 ok "--off-cpu-thresh: 5 samples with their own times"
 
 # --filter before any -e applies to the off-CPU samples too

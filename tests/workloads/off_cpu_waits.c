@@ -4,6 +4,9 @@
  *                              "slept_ns T": the time they took
  *   off_cpu_waits pipe MS      blocks in read(2) of a pipe in offcpu_pipe_reader()
  *                              until a child writes after MS ms
+ *   off_cpu_waits paths D      2^D sleeps of 100 us in offcpu_nap(), each under its
+ *                              own user stack: D calls of offcpu_left() or
+ *                              offcpu_right(), the bits of the sleep's number
  * The system calls are made inline (no libc wrapper without a frame
  * pointer between them and the named function), so user stacks taken at
  * the switch-out start in the named function. */
@@ -38,6 +41,43 @@ __attribute__((noinline)) long offcpu_pipe_reader(int fd)
 	return r;
 }
 
+__attribute__((noinline)) void offcpu_nap(void)
+{
+	struct timespec ts = { 0, 100000 };	/* 100 us: always long enough to block */
+	raw3(SYS_nanosleep, (long)&ts, 0, 0);
+	__asm__ volatile("" ::: "memory");
+}
+
+/* Two functions that differ (distinct counters), so that the compiler
+ * cannot fold them into one address. */
+static volatile unsigned long lefts, rights;
+void offcpu_left(unsigned long bits, int depth);
+void offcpu_right(unsigned long bits, int depth);
+
+static inline void offcpu_step(unsigned long bits, int depth)
+{
+	if (!depth)
+		offcpu_nap();
+	else if (bits & 1)
+		offcpu_right(bits >> 1, depth - 1);
+	else
+		offcpu_left(bits >> 1, depth - 1);
+}
+
+__attribute__((noinline)) void offcpu_left(unsigned long bits, int depth)
+{
+	lefts++;
+	offcpu_step(bits, depth);
+	__asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) void offcpu_right(unsigned long bits, int depth)
+{
+	rights++;
+	offcpu_step(bits, depth);
+	__asm__ volatile("" ::: "memory");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 4 && !strcmp(argv[1], "sleep")) {
@@ -69,6 +109,15 @@ int main(int argc, char **argv)
 		waitpid(c, NULL, 0);
 		return r == 1 ? 0 : 1;
 	}
-	fprintf(stderr, "usage: %s sleep N MS | pipe MS\n", argv[0]);
+	if (argc >= 3 && !strcmp(argv[1], "paths")) {
+		int d = atoi(argv[2]);
+		if (d < 1 || d > 20)
+			return 2;
+		for (unsigned long i = 0; i < (1ul << d); i++)
+			offcpu_step(i, d);
+		printf("naps %lu\n", 1ul << d);
+		return 0;
+	}
+	fprintf(stderr, "usage: %s sleep N MS | pipe MS | paths DEPTH\n", argv[0]);
 	return 2;
 }

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #define DEFAULT_ENTRIES 16384
+#define DEFAULT_STACKS 16384	/* the stack store: distinct user and kernel stacks */
 #define FLUSH_INTERVAL_NS (10ull * 1000000000ull)
 
 struct record_off_cpu {
@@ -125,6 +126,8 @@ static int load_design(void *ctx, int design)
 	bool ts = design == 0;
 	k->rodata->use_task_storage = ts;
 	bpf_map__set_max_entries(k->maps.off_cpu, o->map_entries ? o->map_entries : DEFAULT_ENTRIES);
+	oc->st.stack_entries = DEFAULT_STACKS;
+	bpf_map__set_max_entries(k->maps.stacks, DEFAULT_STACKS);
 	bpf_map__set_autocreate(k->maps.tstamp, ts);
 	if (!ts)
 		bpf_map__set_max_entries(k->maps.tstamp_hash, 65536);
@@ -157,19 +160,12 @@ static const char *kernel_sym(void *ctx, uint64_t ip)
 	return r.found ? r.sym : NULL;
 }
 
-/* A stack from the stack map, zero-terminated; kernel stacks lose the
- * tracing machinery. Returns the number of frames in ips. */
-static size_t read_stack(struct record_off_cpu *oc, int32_t id, bool kernel, uint64_t *ips)
+/* A stack from the stack store; kernel stacks lose the tracing machinery.
+ * Returns the number of frames in ips. */
+static size_t read_stack(struct record_off_cpu *oc, uint64_t id, bool kernel, uint64_t *ips)
 {
-	size_t n = 0;
-	if (id < 0)
-		return 0;
-	memset(ips, 0, OFF_CPU_STACK_MAX * sizeof(*ips));
-	if (bpf_map_lookup_elem(bpf_map__fd(oc->skel->maps.stacks), &id, ips))
-		return 0;
-	while (n < OFF_CPU_STACK_MAX && ips[n])
-		n++;
-	if (!kernel)
+	size_t n = stack_store_read(bpf_map__fd(oc->skel->maps.stacks), id, ips, OFF_CPU_STACK_MAX);
+	if (!kernel || !n)
 		return n;
 	if (!oc->m)
 		oc->m = machine_new(&(struct machine_opts){ .live = true });
@@ -184,8 +180,8 @@ static int write_sample(struct record_off_cpu *oc, const struct off_cpu_key *k, 
 			uint32_t count)
 {
 	uint64_t kips[OFF_CPU_STACK_MAX], uips[OFF_CPU_STACK_MAX];
-	size_t nk = read_stack(oc, k->kern_stack_id, true, kips);
-	size_t nu = read_stack(oc, k->user_stack_id, false, uips);
+	size_t nk = read_stack(oc, k->kern_stack, true, kips);
+	size_t nu = read_stack(oc, k->user_stack, false, uips);
 	struct {
 		struct perf_event_header h;
 		uint64_t id, ip;
@@ -389,16 +385,20 @@ static int oc_finish(void *ctx, struct recording *r)
 	percpu_counters_read(bpf_map__fd(oc->skel->maps.counters), c, OFF_CPU_CNT__MAX);
 	oc->st.waits = c[OFF_CPU_CNT_WAITS];
 	oc->st.lost = c[OFF_CPU_CNT_MAP_FULL] + c[OFF_CPU_CNT_TASK_FULL];
+	oc->st.no_switch_in = c[OFF_CPU_CNT_NO_SWITCH_IN];
 	oc->st.no_stack = c[OFF_CPU_CNT_NO_STACK];
 	oc->st.no_kstack = c[OFF_CPU_CNT_NO_KSTACK];
-	oc->st.collisions = c[OFF_CPU_CNT_STACK_EEXIST];
+	oc->st.stacks_full = c[OFF_CPU_CNT_STACK_FULL];
+	oc->st.stacks_clash = c[OFF_CPU_CNT_STACK_CLASH];
 	pr_debug("off-CPU: %llu switch-outs of targets, %llu waits, %llu slot full, %llu map full, "
-		 "%llu without stacks, %llu without kernel stacks, %llu stack map collisions, "
-		 "%llu long waits aggregated (ring buffer full)",
+		 "%llu without stacks, %llu without kernel stacks, %llu stacks lost (store full), "
+		 "%llu stacks lost (ids taken), %llu long waits aggregated (ring buffer full), "
+		 "%llu waits lost (switch-in unseen)",
 		 (unsigned long long)c[OFF_CPU_CNT_SWITCH_OUT], (unsigned long long)c[OFF_CPU_CNT_WAITS],
 		 (unsigned long long)c[OFF_CPU_CNT_TASK_FULL], (unsigned long long)c[OFF_CPU_CNT_MAP_FULL],
 		 (unsigned long long)c[OFF_CPU_CNT_NO_STACK], (unsigned long long)c[OFF_CPU_CNT_NO_KSTACK],
-		 (unsigned long long)c[OFF_CPU_CNT_STACK_EEXIST], (unsigned long long)c[OFF_CPU_CNT_RINGBUF_FULL]);
+		 (unsigned long long)c[OFF_CPU_CNT_STACK_FULL], (unsigned long long)c[OFF_CPU_CNT_STACK_CLASH],
+		 (unsigned long long)c[OFF_CPU_CNT_RINGBUF_FULL], (unsigned long long)c[OFF_CPU_CNT_NO_SWITCH_IN]);
 	return err;
 }
 
@@ -451,13 +451,25 @@ void record_off_cpu_summary(const struct record_off_cpu *oc, FILE *f)
 	if (s->lost)
 		fprintf(f, "[ bpfperf record: off-CPU: LOST %llu waits: the BPF maps were full ]\n",
 			(unsigned long long)s->lost);
-	if (s->no_stack)
-		pr_info("off-CPU: %llu waits without a stack (the stack map was full)",
-			(unsigned long long)s->no_stack);
+	if (s->no_switch_in)
+		fprintf(f, "[ bpfperf record: off-CPU: LOST %llu waits: the kernel ran their task again without a "
+			"sched_switch event, so their end is unknown ]\n", (unsigned long long)s->no_switch_in);
 	/* a partial stack is a partial result: said, with its cause */
+	if (s->stacks_full)
+		pr_warn("off-CPU: %llu stacks lost: the stack store (%u distinct stacks) was full; their waits "
+			"are counted with the stacks that were taken; record fewer tasks or for less time",
+			(unsigned long long)s->stacks_full, s->stack_entries);
+	if (s->stacks_clash)
+		pr_warn("off-CPU: %llu stacks lost: %d stacks of one 64-bit hash were already stored; their "
+			"waits are counted with the stacks that were taken",
+			(unsigned long long)s->stacks_clash, STACK_STORE_PROBES);
+	if (s->no_stack)
+		pr_warn("off-CPU: %llu waits without a stack, shown with no call chain (%s)",
+			(unsigned long long)s->no_stack,
+			s->stacks_full || s->stacks_clash ? "see the stacks lost above" : "the unwinder found no frame");
 	if (s->no_kstack)
-		pr_warn("off-CPU: %llu waits without their kernel stack, shown under their user stack only "
-			"(%llu stacks lost to a stack map bucket held by another stack; the rest: the map full or "
-			"the kernel unwinder found no frame); bpfperf -vv record shows the counts",
-			(unsigned long long)s->no_kstack, (unsigned long long)s->collisions);
+		pr_warn("off-CPU: %llu waits without their kernel stack, shown under their user stack only (%s); "
+			"bpfperf -vv record shows the counts",
+			(unsigned long long)s->no_kstack,
+			s->stacks_full || s->stacks_clash ? "see the stacks lost above" : "the kernel unwinder found no frame");
 }

@@ -45,9 +45,12 @@ struct record_off_cpu_stats {
 	uint64_t samples;	/* offcpu-time samples written */
 	uint64_t waits;		/* waits measured */
 	uint64_t lost;		/* waits lost (map or slot full) */
-	uint64_t no_stack;	/* waits whose stacks could not be taken */
+	uint64_t no_switch_in;	/* waits lost: their task's switch-in never reached the program */
+	uint64_t no_stack;	/* waits with neither stack */
 	uint64_t no_kstack;	/* waits without their kernel stack only */
-	uint64_t collisions;	/* stacks lost to a stack map bucket held by another */
+	uint64_t stacks_full;	/* stacks lost: the stack store was full */
+	uint64_t stacks_clash;	/* stacks lost: every id probed held another stack */
+	uint32_t stack_entries;	/* the stack store's size */
 	uint64_t total_ns;	/* off-CPU time written */
 	uint64_t filtered;	/* samples the filter dropped */
 	const char *design;	/* the BPF design loaded */

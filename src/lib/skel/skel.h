@@ -99,6 +99,12 @@ int target_maps_fill(const struct target_maps *m, const pid_t *pids, size_t nr_p
  * our ancestors out. */
 void target_maps_exclude_ancestors(const struct target_maps *m);
 
+/* ---- the map of src/bpf/include/stack_store.h ---- */
+
+/* The frames of stack id (innermost first) into ips, at most cap of them:
+ * their number, 0 for id 0 or an id not in the map. */
+size_t stack_store_read(int map_fd, uint64_t id, uint64_t *ips, size_t cap);
+
 /* Wait until no BPF program can still be running on another CPU (programs
  * run under RCU; one grace period), so that maps are stable after detach. */
 void bpf_wait_for_programs(void);
