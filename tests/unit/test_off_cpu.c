@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* record --off-cpu without the kernel: the callchain layout of an
- * offcpu-time sample (context markers, empty parts, truncation) and the
- * state letters. No privileges needed. */
+ * offcpu-time sample (context markers, empty parts, truncation), the
+ * state letters and the stack store's ids. No privileges needed. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +12,7 @@
 #include "perfdata/offcpu.h"
 #include "record/off_cpu.h"
 #include "off_cpu_data.h"
+#include "stack_store.h"
 
 static void test_callchain(void **state)
 {
@@ -34,6 +35,31 @@ static void test_callchain(void **state)
 	/* bounded by cap */
 	assert_int_equal(off_cpu_callchain(k, 2, u, 3, out, 4), 4);
 	assert_true(out[3] == PERF_CONTEXT_USER);
+}
+
+/* The stack store's id (src/bpf/include/stack_store.h, the same function
+ * on the BPF side): never 0 (no stack), the order, the values and the depth
+ * of the frames all count, frames past n do not. */
+static void test_stack_store_hash(void **state)
+{
+	(void)state;
+	__u64 a[4] = { 0x401000, 0x401100, 0x401200, 0xdead }, b[4] = { 0x401100, 0x401000, 0x401200, 0xbeef };
+	__u64 h = stack_store_hash(a, 3);
+	assert_true(h != 0);
+	assert_true(h == stack_store_hash(a, 3));
+	assert_true(h != stack_store_hash(b, 3));	/* two frames swapped */
+	assert_true(h != stack_store_hash(a, 2));	/* a shallower stack */
+	b[0] = 0x401000, b[1] = 0x401100;
+	assert_true(h == stack_store_hash(b, 3));	/* b[3] is past n */
+	assert_true(stack_store_hash(a, 0) != 0);
+	/* 4096 stacks differing in one frame: 4096 ids */
+	__u64 ids[4096];
+	for (uint64_t i = 0; i < 4096; i++) {
+		a[1] = 0x500000 + i;
+		ids[i] = stack_store_hash(a, 3);
+		for (uint64_t j = 0; j < i; j++)
+			assert_true(ids[j] != ids[i]);
+	}
 }
 
 static void test_states(void **state)
@@ -73,6 +99,6 @@ static void test_filter(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_callchain), cmocka_unit_test(test_states),
-					    cmocka_unit_test(test_filter) };
+					    cmocka_unit_test(test_filter), cmocka_unit_test(test_stack_store_hash) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 #include "core_compat.h"
 #include "counts.h"
 #include "log2_hist.h"
+#include "stack_store.h"
 #include "target_filter.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -62,8 +63,11 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(check_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	unsigned int st = core_task_state(prev);
+	enum stack_store_err err;
 
 	check_states[st & 7]++;
+	if (stack_store_get(ctx, 0, STACK_STORE_MAX, &err))
+		check_states[7]++;
 	return 0;
 }
 
