@@ -6,14 +6,19 @@
  *                              until a child writes after MS ms
  *   off_cpu_waits paths D      2^D sleeps of 100 us in offcpu_nap(), each under its
  *                              own user stack: D calls of offcpu_left() or
- *                              offcpu_right(), the bits of the sleep's number
+ *                              offcpu_right(), the bits of the sleep's number;
+ *                              prints "naps N blocked B": B of them left the
+ *                              CPU (a sleep whose timer expires before the
+ *                              task could block does not, e.g. under QEMU)
  * The system calls are made inline (no libc wrapper without a frame
  * pointer between them and the named function), so user stacks taken at
  * the switch-out start in the named function. */
+#define _GNU_SOURCE	/* RUSAGE_THREAD */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -41,11 +46,22 @@ __attribute__((noinline)) long offcpu_pipe_reader(int fd)
 	return r;
 }
 
+static unsigned long blocked;
+
+static long voluntary_switches(void)
+{
+	struct rusage ru;
+	return getrusage(RUSAGE_THREAD, &ru) ? -1 : ru.ru_nvcsw;
+}
+
 __attribute__((noinline)) void offcpu_nap(void)
 {
-	struct timespec ts = { 0, 100000 };	/* 100 us: always long enough to block */
+	struct timespec ts = { 0, 100000 };
+	long before = voluntary_switches();
 	raw3(SYS_nanosleep, (long)&ts, 0, 0);
 	__asm__ volatile("" ::: "memory");
+	if (voluntary_switches() > before)
+		blocked++;
 }
 
 /* Two functions that differ (distinct counters), so that the compiler
@@ -115,7 +131,7 @@ int main(int argc, char **argv)
 			return 2;
 		for (unsigned long i = 0; i < (1ul << d); i++)
 			offcpu_step(i, d);
-		printf("naps %lu\n", 1ul << d);
+		printf("naps %lu blocked %lu\n", 1ul << d, blocked);
 		return 0;
 	}
 	fprintf(stderr, "usage: %s sleep N MS | pipe MS | paths DEPTH\n", argv[0]);
