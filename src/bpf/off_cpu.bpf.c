@@ -114,8 +114,9 @@ static __always_inline void switch_out(void *ctx, bool preempt, struct task_stru
 		count(OFF_CPU_CNT_TASK_FULL);
 		return;
 	}
-	/* the last wait never ended for us: the kernel ran the task again
-	 * without a sched_switch that this program saw (seen on 6.18) */
+	/* the last wait never ended for us: the task ran again without a
+	 * sched_switch event (docs/bpfperf-record.md: a sandbox's 6.18 shows
+	 * no event while its agent's thread is current); its end is unknown */
 	if (ts->ts)
 		count(OFF_CPU_CNT_NO_SWITCH_IN);
 	/* current is prev: its stacks are the ones it blocked in */
