@@ -21,6 +21,7 @@
 #include <bpf/bpf_tracing.h>
 
 #include "lock_data.h"
+#include "stack_store.h"
 #include "target_filter.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -43,13 +44,6 @@ struct {
 	__type(key, struct lock_key);
 	__type(value, struct lock_value);
 } stat SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, 16384);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, LOCK_STACK_MAX * sizeof(__u64));
-} stacks SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -220,10 +214,12 @@ static __always_inline int on_begin(void *ctx, __u64 lock, __u32 flags, bool ts)
 		count(LOCK_CNT_NESTED);
 		return 0;
 	}
-	p->stack_id = -1;
+	p->stack = 0;
 	if (aggr == LOCK_AGGR_CALLER) {
-		p->stack_id = bpf_get_stackid(ctx, &stacks, 0);
-		if (p->stack_id < 0)
+		enum stack_store_err err;
+
+		p->stack = stack_store_get(ctx, 0, stack_store_depth, &err);
+		if (!p->stack)
 			count(LOCK_CNT_NO_STACK);
 	}
 	p->owner = aggr == LOCK_AGGR_OWNER ? lock_owner(lock, flags) : 0;
@@ -419,7 +415,7 @@ static __always_inline int on_end(__u64 lock, bool ts)
 		k.id = bpf_get_current_cgroup_id();
 		break;
 	default:
-		k.id = (__u64)(__s64)p->stack_id;
+		k.id = p->stack;
 		break;
 	}
 	if (ts)

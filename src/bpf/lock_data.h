@@ -37,7 +37,7 @@ enum lock_known {
 };
 
 struct lock_key {
-	__u64 id;		/* stack id, lock address, tid or cgroup id (enum lock_aggr) */
+	__u64 id;		/* stack id (0: none), lock address, tid or cgroup id (enum lock_aggr) */
 	__u32 flags;		/* LOCK_F_* of the contention (LOCK_AGGR_CALLER; else 0) */
 	__u32 pad;
 };
@@ -60,10 +60,10 @@ struct lock_value {
 struct lock_tstamp {
 	__u64 ts;		/* ns, 0: none in flight */
 	__u64 lock;
+	__u64 stack;		/* LOCK_AGGR_CALLER: the stack's id in the stack store
+				 * (stack_store.h), 0: none */
 	__u32 flags;
-	__s32 stack_id;
 	__u32 owner;		/* LOCK_AGGR_OWNER: the holder's tid at the begin, 0 unknown */
-	__u32 pad;
 };
 
 /* A slab cache (LOCK_AGGR_ADDR), keyed by struct kmem_cache *: its name
@@ -128,7 +128,7 @@ enum lock_counter {
 	LOCK_CNT_BEGIN = 0,	/* contention_begin of targets seen */
 	LOCK_CNT_END,		/* contentions counted */
 	LOCK_CNT_NESTED,	/* begin while one was in flight: not counted (as perf) */
-	LOCK_CNT_NO_STACK,	/* the stack could not be taken (stack map full) */
+	LOCK_CNT_NO_STACK,	/* the stack could not be taken (the stack store full) */
 	LOCK_CNT_MAP_FULL,	/* the aggregation map was full: contention lost */
 	LOCK_CNT_TASK_FULL,	/* no per-task slot (task storage or hash full) */
 	LOCK_CNT_LOCK_MISMATCH,	/* end for another lock than the one waited for (a nested

@@ -108,7 +108,7 @@ static int parse_args(int argc, char **argv, struct lock_cli *o, uint64_t *type_
 			&o->stack_skip, 0, LOCK_STACK_MAX, "a number of frames from 0 to 64"),
 		CLI_FLAG(0, "json", "JSON output", &o->json),
 		CLI_CALL(0, "duration", "SEC", "stop after SEC seconds", &o->duration, cli_parse_seconds),
-		CLI_U64('M', "map-nr-entries", "N", "entries of the aggregation map (default 16384)",
+		CLI_U64('M', "map-nr-entries", "N", "entries of the aggregation map and of the stack store (default 16384)",
 			&o->map_entries, 1, 1 << 24, "a number of entries from 1 to 16M"),
 		CLI_U64(0, "min-design", "N", NULL, &o->min_design, 0, 2, "0, 1 or 2"),
 		CLI_END,
@@ -160,7 +160,8 @@ static void report_losses(const struct lock_result *r, enum lock_aggr aggr)
 		pr_warn("%" PRIu64 " contentions lost: no per-thread slot for the begin time (out of memory "
 			"or the thread table was full)", c[LOCK_CNT_TASK_FULL]);
 	if (c[LOCK_CNT_NO_STACK])
-		pr_warn("%" PRIu64 " contentions without a caller: the stack map was full", c[LOCK_CNT_NO_STACK]);
+		pr_warn("%" PRIu64 " contentions without a caller: the stack store was full; raise --map-nr-entries",
+			c[LOCK_CNT_NO_STACK]);
 	pr_info("%" PRIu64 " contentions counted, %" PRIu64 " nested begins and %" PRIu64 " nested ends "
 		"not counted (as perf)", c[LOCK_CNT_END], c[LOCK_CNT_NESTED], c[LOCK_CNT_LOCK_MISMATCH]);
 	if (aggr == LOCK_AGGR_ADDR && r->nr_unnamed && r->unnamed_why)

@@ -12,8 +12,11 @@
  * takes the next id (up to STACK_STORE_PROBES ids are tried).
  *
  * BPF side: include it after vmlinux.h and bpf_helpers.h; it defines the maps
- * `stacks` (user space sets max_entries) and `stack_scratch`, and
- * stack_store_get(). User space: struct stack_store_val, and
+ * `stacks` and `stack_scratch`, the rodata `stack_store_depth` and
+ * stack_store_get(). User space sets the map's max_entries, and may keep
+ * fewer frames per stack: stack_store_depth = D (1..STACK_STORE_MAX) with the
+ * map's value size STACK_STORE_VAL_SIZE(D), so that a store of short stacks
+ * costs what they need. User space: struct stack_store_val, and
  * stack_store_read() in src/lib/skel/skel.h. */
 #ifndef BPFPERF_STACK_STORE_H
 #define BPFPERF_STACK_STORE_H
@@ -24,10 +27,13 @@
 #define STACK_STORE_PROBES 4	/* ids tried for one hash */
 
 struct stack_store_val {
-	__u32 nr;		/* frames in ips (1..STACK_STORE_MAX) */
+	__u32 nr;		/* frames in ips (1..stack_store_depth) */
 	__u32 pad;
 	__u64 ips[STACK_STORE_MAX];	/* innermost first; after nr: undefined */
 };
+
+/* The map's value size for stacks of at most d frames. */
+#define STACK_STORE_VAL_SIZE(d) (8 + 8 * (d))
 
 /* Why stack_store_get() gave no id. */
 enum stack_store_err {
@@ -54,11 +60,15 @@ SHARED_INLINE __u64 stack_store_hash(const __u64 *ips, __u32 n)
 }
 
 #ifdef __bpf__
+const volatile __u32 stack_store_depth = STACK_STORE_MAX;	/* frames kept (set by user space) */
+
+/* Sized by value_size rather than by BTF type, so that user space can
+ * shorten the values to STACK_STORE_VAL_SIZE(stack_store_depth). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);	/* set by user space */
-	__type(key, __u64);		/* the id */
-	__type(value, struct stack_store_val);
+	__uint(key_size, sizeof(__u64));	/* the id */
+	__uint(value_size, sizeof(struct stack_store_val));
 } stacks SEC(".maps");
 
 struct {
@@ -72,8 +82,10 @@ static __always_inline bool stack_store_same(const struct stack_store_val *a, co
 {
 	if (a->nr != b->nr)
 		return false;
+	/* i < stack_store_depth (a constant to the verifier): within a map
+	 * value of STACK_STORE_VAL_SIZE(stack_store_depth) bytes */
 	for (__u32 i = 0; i < STACK_STORE_MAX; i++) {
-		if (i >= a->nr)
+		if (i >= a->nr || i >= stack_store_depth)
 			break;
 		if (a->ips[i] != b->ips[i])
 			return false;
@@ -82,8 +94,9 @@ static __always_inline bool stack_store_same(const struct stack_store_val *a, co
 }
 
 /* The current task's stack (flags as bpf_get_stack: 0 for the kernel's,
- * BPF_F_USER_STACK for user space's), at most max_frames deep, stored;
- * returns its id, or 0 with *err saying why. */
+ * BPF_F_USER_STACK for user space's), at most max_frames (and
+ * stack_store_depth) deep, stored; returns its id, or 0 with *err saying
+ * why. */
 static __always_inline __u64 stack_store_get(void *ctx, __u64 flags, __u32 max_frames, enum stack_store_err *err)
 {
 	__u32 zero = 0;
@@ -94,6 +107,8 @@ static __always_inline __u64 stack_store_get(void *ctx, __u64 flags, __u32 max_f
 	*err = STACK_STORE_NONE;
 	if (!s)
 		return 0;
+	if (max_frames < 1 || max_frames > stack_store_depth)
+		max_frames = stack_store_depth;
 	if (max_frames < 1 || max_frames > STACK_STORE_MAX)
 		max_frames = STACK_STORE_MAX;
 	len = bpf_get_stack(ctx, s->ips, max_frames * sizeof(__u64), flags);

@@ -14,6 +14,7 @@
 #include "util.h"
 
 #include "lock.skel.h"
+#include "stack_store.h"
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -229,7 +230,12 @@ static int load_design(void *ctx, int design)
 		uint32_t depth = o->max_stack + LOCK_STACK_EXTRA;
 		if (depth > LOCK_STACK_MAX)
 			depth = LOCK_STACK_MAX;
-		bpf_map__set_value_size(skel->maps.stacks, depth * sizeof(uint64_t));
+		/* stacks kept by content (no stack lost to another's hash
+		 * bucket, as in a stack map), each value only as long as
+		 * depth frames */
+		skel->rodata->stack_store_depth = depth;
+		bpf_map__set_value_size(skel->maps.stacks, STACK_STORE_VAL_SIZE(depth));
+		bpf_map__set_max_entries(skel->maps.stacks, o->map_entries ? o->map_entries : 16384);
 	}
 	if (o->aggr != LOCK_AGGR_TASK && o->aggr != LOCK_AGGR_OWNER)
 		bpf_map__set_max_entries(skel->maps.task_comms, 1);
@@ -783,10 +789,7 @@ int lock_read(struct lock *l, struct lock_result *r)
 		switch (l->o.aggr) {
 		case LOCK_AGGR_CALLER:
 			memset(ips, 0, sizeof(ips));
-			if ((int64_t)k.id >= 0) {
-				uint32_t id = (uint32_t)k.id;
-				bpf_map_lookup_elem(sfd, &id, ips);
-			}
+			stack_store_read(sfd, k.id, ips, LOCK_STACK_MAX);
 			name_caller(l, &e, ips);
 			break;
 		case LOCK_AGGR_ADDR:
