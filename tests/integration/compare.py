@@ -23,6 +23,8 @@ import sys
 
 from compare_table import fold	# "[mod]" -> "[kernel.kallsyms]" where modules are loaded
 
+CLONE = re.compile(r'( \[clone [^\]]*\])+$')
+
 def perf_entries(path, children):
     rows = {}
     pat = re.compile(r'^\s+([\d.]+)%\s+(?:([\d.]+)%\s+)?(\S+)\s+(\S+)\s+\[(.)\]\s+(.*?)\s*$')
@@ -110,7 +112,10 @@ def main():
     doc = json.load(open(ours_json))
     ours = {}
     for e in doc['entries']:
-        key = (e['comm'], fold(e['dso']), e['symbol'])
+        # perf 6.1 names a C++ clone without its " [clone .part.0]" (an ASan
+        # build's runtime has them: __sanitizer::internal_allocator() and its
+        # .part.0 are two entries of one name there); we keep the suffix
+        key = (e['comm'], fold(e['dso']), CLONE.sub('', e['symbol']))
         ours[key] = ours.get(key, 0.0) + (e['children'] if children else e['self'])
     bad = 0
     top = sorted(perf.items(), key=lambda kv: -kv[1])
