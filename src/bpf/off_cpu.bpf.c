@@ -3,10 +3,10 @@
  *
  * At sched_switch the outgoing task (still current) is a target leaving the
  * CPU in a blocked state (S or D): its switch-out time, user and kernel
- * stacks (their ids in the stack store, stack_store.h) and state go to its slot. When a task with a slot
- * comes back (next), the time it was off the CPU is added to the entry of
- * {pid, tgid, stacks, state}, or, above the threshold, sent at once through
- * the ring buffer with its start and end. User space turns both into
+ * stacks (their ids in the stack store, stack_store.h) and state go to its
+ * slot. When a task with a slot comes back (next), the time it was off the
+ * CPU is added to the entry of {pid, tgid, stacks, state}, or, above the
+ * threshold, sent at once through the ring buffer with its start and end. User space turns both into
  * samples of the `offcpu-time` event.
  *
  * Designs (user space picks the first that loads): tp_btf + task storage,

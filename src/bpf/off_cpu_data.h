@@ -69,7 +69,7 @@ enum off_cpu_counter {
 	OFF_CPU_CNT_NO_STACK,		/* a wait with neither stack */
 	OFF_CPU_CNT_RINGBUF_FULL,	/* ring buffer full: a long wait aggregated instead */
 	OFF_CPU_CNT_NO_KSTACK,		/* a wait without its kernel stack (shown under the user one) */
-	OFF_CPU_CNT_STACK_FULL,		/* a stack lost: the stack map was full */
+	OFF_CPU_CNT_STACK_FULL,		/* a stack lost: the stack store was full */
 	OFF_CPU_CNT_STACK_CLASH,	/* a stack lost: every id probed held another stack */
 	OFF_CPU_CNT_NO_SWITCH_IN,	/* a wait lost: the task left the CPU again, its switch-in unseen */
 	OFF_CPU_CNT__MAX,

@@ -3,8 +3,8 @@
 # in our report and in perf 6.1's (the oracle reads our offcpu-time samples),
 # kernel stacks that start at the scheduler (tracing machinery skipped), the
 # pipe wait, 4096 distinct stacks none of which is lost, the threshold's
-# individual samples, both BPF designs, --sort state, the folded on-/off-CPU picture, --filter on off-CPU samples, -a -G
-# CGROUP, and bad input.
+# individual samples, both BPF designs, --sort state, the folded on-/off-CPU
+# picture, --filter on off-CPU samples, -a -G CGROUP, and bad input.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd perf linux-perf
@@ -18,6 +18,11 @@ cd "$TMP"
 ours_ns() {  # file func
   "$BPFPERF" report -i "$1" --event offcpu-time --folded | \
     awk -v f=";$2;" '{ n = $NF; $NF = ""; if (index(";" $0, f)) s += n } END { printf "%d\n", s }'
+}
+# The waits record -vv counts as lost because no sched_switch event showed
+# their end (the task ran again unseen; docs/bpfperf-record.md).
+unseen_waits() {  # record's stderr
+  sed -n 's/.* \([0-9]*\) waits lost (switch-in unseen).*/\1/p' "$1"
 }
 # The same from perf script 6.1, and checks on every offcpu-time sample:
 # its first frame is the scheduler, no frame is tracing machinery.
@@ -68,7 +73,7 @@ for d in 0 1; do
   # the 10 sleeps, and any real wait of the workload's own start-up (paging
   # its binary in over 9p takes longer than the threshold in the QEMU guests)
   nw=$(sed -n 's/.*off-CPU: \([0-9]*\) waits.*/\1/p' rec$d.err)
-  unseen=$(sed -n 's/.* \([0-9]*\) waits lost (switch-in unseen).*/\1/p' rec$d.err)
+  unseen=$(unseen_waits rec$d.err)
   [ -n "$unseen" ] && [ "$unseen" -le 1 ] || { cat rec$d.err; fail "design $d: $unseen waits lost (switch-in unseen)"; }
   [ "$unseen" = 0 ] || echo "NOTE: design $d: 1 wait lost by the kernel's tracepoint (counted and reported by record)"
   [ -n "$nw" ] && [ $((nw + unseen)) -ge 10 ] && [ "$nw" -le 20 ] || { cat rec$d.err; fail "design $d: $nw waits, not 10 (to 20)"; }
@@ -151,7 +156,7 @@ grep -q ' 0 stacks lost (store full), 0 stacks lost (ids taken)' paths.err ||
 # sched_switch event, for BPF or for perf record -e sched:sched_switch -a,
 # while a thread of the sandbox's agent is current; docs/bpfperf-record.md);
 # such a wait has no sample, and every other one must be there
-unseen=$(sed -n 's/.* \([0-9]*\) waits lost (switch-in unseen).*/\1/p' paths.err)
+unseen=$(unseen_waits paths.err)
 [ -n "$unseen" ] || { grep -i 'off-CPU' paths.err; fail "-vv does not count the waits whose switch-in was unseen"; }
 if [ "$unseen" -gt 0 ]; then
   grep -q "LOST $unseen waits: the kernel ran their task again without a sched_switch event" paths.err ||
@@ -190,7 +195,7 @@ ok "$blocked distinct user stacks of naps that blocked, none lost ($unseen waits
 # so: one fewer sample then, see the 4096 stacks above)
 "$BPFPERF" -vv record --off-cpu --off-cpu-thresh 100 -g -o thr.data -- "$W" sleep 5 200 2>thr.err ||
   { cat thr.err; fail "record --off-cpu-thresh"; }
-unseen=$(sed -n 's/.* \([0-9]*\) waits lost (switch-in unseen).*/\1/p' thr.err)
+unseen=$(unseen_waits thr.err)
 [ -n "$unseen" ] && [ "$unseen" -le 1 ] || { grep -i 'off-CPU' thr.err; fail "--off-cpu-thresh: $unseen waits lost"; }
 [ "$unseen" = 0 ] || echo "NOTE: 1 of the 5 sleeps lost by the kernel's tracepoint (counted and reported by record)"
 $PERF script -i thr.data -F event,time,period 2>/dev/null | python3 -c '

@@ -219,7 +219,8 @@ static int load_design(void *ctx, int design)
 	for (uint32_t shift = 0; shift < 20; shift++)
 		if (page == 1L << shift)
 			skel->rodata->page_shift = shift;
-	bpf_map__set_max_entries(skel->maps.stat, o->map_entries ? o->map_entries : 16384);
+	uint32_t entries = o->map_entries ? o->map_entries : 16384;	/* -M: both maps, as perf */
+	bpf_map__set_max_entries(skel->maps.stat, entries);
 	if (o->aggr != LOCK_AGGR_CALLER) {
 		bpf_map__set_max_entries(skel->maps.stacks, 1);
 	} else {
@@ -235,7 +236,7 @@ static int load_design(void *ctx, int design)
 		 * depth frames */
 		skel->rodata->stack_store_depth = depth;
 		bpf_map__set_value_size(skel->maps.stacks, STACK_STORE_VAL_SIZE(depth));
-		bpf_map__set_max_entries(skel->maps.stacks, o->map_entries ? o->map_entries : 16384);
+		bpf_map__set_max_entries(skel->maps.stacks, entries);
 	}
 	if (o->aggr != LOCK_AGGR_TASK && o->aggr != LOCK_AGGR_OWNER)
 		bpf_map__set_max_entries(skel->maps.task_comms, 1);
@@ -594,12 +595,9 @@ const char *lock_symbolize(struct lock *l, uint64_t addr, char *buf, size_t len)
 
 /* The stack from the first frame below the tracing machinery, and the
  * caller: its first frame that is not a lock function. */
-static void name_caller(struct lock *l, struct lock_entry *e, const uint64_t *ips)
+static void name_caller(struct lock *l, struct lock_entry *e, const uint64_t *ips, size_t n)
 {
-	size_t n = 0;
 	char buf[256];
-	while (n < LOCK_STACK_MAX && ips[n])
-		n++;
 	size_t first = stack_skip(ips, n, skip_sym, l, STACK_SKIP_CONTENTION_BEGIN, l->o.stack_skip);
 	size_t c = first;
 	while (c + 1 < n && is_lock_frame(l, ips[c]))
@@ -788,9 +786,7 @@ int lock_read(struct lock *l, struct lock_result *r)
 			continue;
 		switch (l->o.aggr) {
 		case LOCK_AGGR_CALLER:
-			memset(ips, 0, sizeof(ips));
-			stack_store_read(sfd, k.id, ips, LOCK_STACK_MAX);
-			name_caller(l, &e, ips);
+			name_caller(l, &e, ips, stack_store_read(sfd, k.id, ips, LOCK_STACK_MAX));
 			break;
 		case LOCK_AGGR_ADDR:
 			name_lock(l, &e);

@@ -126,7 +126,6 @@ static int load_design(void *ctx, int design)
 	bool ts = design == 0;
 	k->rodata->use_task_storage = ts;
 	bpf_map__set_max_entries(k->maps.off_cpu, o->map_entries ? o->map_entries : DEFAULT_ENTRIES);
-	oc->st.stack_entries = DEFAULT_STACKS;
 	bpf_map__set_max_entries(k->maps.stacks, DEFAULT_STACKS);
 	bpf_map__set_autocreate(k->maps.tstamp, ts);
 	if (!ts)
@@ -458,7 +457,7 @@ void record_off_cpu_summary(const struct record_off_cpu *oc, FILE *f)
 	if (s->stacks_full)
 		pr_warn("off-CPU: %llu stacks lost: the stack store (%u distinct stacks) was full; their waits "
 			"are counted with the stacks that were taken; record fewer tasks or for less time",
-			(unsigned long long)s->stacks_full, s->stack_entries);
+			(unsigned long long)s->stacks_full, (unsigned)DEFAULT_STACKS);
 	if (s->stacks_clash)
 		pr_warn("off-CPU: %llu stacks lost: %d stacks of one 64-bit hash were already stored; their "
 			"waits are counted with the stacks that were taken",

@@ -50,7 +50,6 @@ struct record_off_cpu_stats {
 	uint64_t no_kstack;	/* waits without their kernel stack only */
 	uint64_t stacks_full;	/* stacks lost: the stack store was full */
 	uint64_t stacks_clash;	/* stacks lost: every id probed held another stack */
-	uint32_t stack_entries;	/* the stack store's size */
 	uint64_t total_ns;	/* off-CPU time written */
 	uint64_t filtered;	/* samples the filter dropped */
 	const char *design;	/* the BPF design loaded */
