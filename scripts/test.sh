@@ -42,6 +42,28 @@ for b in build build-asan; do
   count_meson "$b"
 done
 
+# A short fuzz pass of every fuzz target (libFuzzer, ASan, UBSan; FUZZ_SECS
+# each, default 20, two at once): a library upgrade that brings a crash back
+# on some input fails here. FUZZ_SECS=0 leaves it out (said, counted as skipped).
+fuzz_secs=${FUZZ_SECS:-20}
+if [ "$fuzz_secs" = 0 ]; then
+  echo "SKIP  fuzz pass: FUZZ_SECS=0"; skip=$((skip + 1))
+else
+  echo "=== fuzz pass (${fuzz_secs} s per target)"
+  flog=$(mktemp)
+  sh scripts/fuzz-all.sh "$fuzz_secs" > "$flog" 2>&1
+  cat "$flog"
+  n=$(grep -c '^PASS  fuzz_' "$flog"); pass=$((pass + n))
+  n=$(grep -c '^FAIL  fuzz_' "$flog"); fail=$((fail + n))
+  if [ "$n" -gt 0 ]; then
+    failed_names="$failed_names $(grep '^FAIL  fuzz_' "$flog" | awk '{ printf "%s(fuzz) ", $2 }')"
+    recap="$recap$(grep '^FAIL  fuzz_' "$flog" | cut -c1-240 | sed 's/^/\n  /')"
+  elif ! grep -q '^PASS  fuzz_' "$flog"; then
+    fail=$((fail + 1)); failed_names="$failed_names fuzz-pass(did-not-run)"
+  fi
+  rm -f "$flog"
+fi
+
 for b in build build-asan; do
   echo "=== integration tests ($b)"
   for t in tests/integration/test_*.sh; do

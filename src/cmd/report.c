@@ -62,6 +62,7 @@ struct report {
 	enum sort_key col_keys[2 * SORT__MAX];	/* the columns before the sort keys (resolve_order) */
 	int ncols;
 	char *tp_names[TPKEYS_MAX_NAMES];	/* --sort's tracepoint keys (SORT_TP0 + j) */
+	struct tp_formats tp_formats;		/* the file's, loaded once for them */
 	int ntp_names;
 	bool raw_trace;			/* --raw-trace */
 	int percentage;			/* 0 absolute, 1 relative */
@@ -693,14 +694,16 @@ static int resolve_tp_keys(struct report *rp, const struct pd_file *f, struct hi
 		return 0;
 	size_t len;
 	const void *td = pd_feature(f, PD_FEAT_TRACING_DATA, &len);
-	struct tp_formats fs;
-	tp_formats_load(&fs, td, td ? len : 0);
+	struct tp_formats *fs = &rp->tp_formats;	/* kept for every pass */
+	tp_formats_free(fs);
+	tp_formats_load(fs, td, td ? len : 0);
+	rp->po.tp_formats = fs;
 	int ret = 0;
 	for (int j = 0; j < rp->ntp_names && !ret; j++) {
 		char *hint = NULL;
-		if (tpkeys_known(rp->tp_names[j], &fs, &hint))
+		if (tpkeys_known(rp->tp_names[j], fs, &hint))
 			continue;
-		if (!fs.n)
+		if (!fs->n)
 			pr_err("unknown sort key '%s' in --sort; use %s (tracepoint fields, trace and "
 			       "trace_fields need a recording of tracepoint events, and %s has none)",
 			       rp->tp_names[j], sort_keys_known(), rp->input);
@@ -712,7 +715,6 @@ static int resolve_tp_keys(struct report *rp, const struct pd_file *f, struct hi
 		free(hint);
 		ret = 2;
 	}
-	tp_formats_free(&fs);
 	return ret;
 }
 
@@ -938,6 +940,7 @@ int cmd_report(int argc, char **argv)
 		close(rp.input_fd);
 	hist_filter_free(&rp.filter);
 	tpkeys_names_free(rp.tp_names, rp.ntp_names);
+	tp_formats_free(&rp.tp_formats);
 	return ret;
 usage:
 	hist_filter_free(&rp.filter);

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Fuzz the perf.data reader: header, attrs, feature sections, every record
  * (and the typed decoders of the side-band ones), the records in perf's
- * order as report -D prints them, the BPF program info and BTF sections. */
+ * order as report -D prints them, the BPF program info and BTF sections, and
+ * the tracepoint formats of HEADER_TRACING_DATA with the tracepoint samples
+ * printed by them as report's views do (trace, trace_fields, a field). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hist/tpkeys.h"
 #include "log.h"
 #include "perfdata/bpf_info.h"
 #include "perfdata/decode.h"
 #include "perfdata/dump.h"
 #include "perfdata/reader.h"
+#include "perfdata/tp_format.h"
 
 static uint64_t sink;
 
@@ -61,9 +65,37 @@ static void decode_record(const struct perf_event_header *h)
 	sink += pd_record_true_size(h, h->size, 16, 0);
 }
 
+/* A tracepoint sample through its format: the trace line, the raw fields,
+ * and the sort key values of trace, trace_fields and each field, as report's
+ * views compute them. */
+static void print_tp(const struct tp_formats *fs, const struct pd_record *r)
+{
+	if (!r->event || r->event->attr.type != PERF_TYPE_TRACEPOINT || r->hdr->type != PERF_RECORD_SAMPLE)
+		return;
+	const struct tp_format *f = tp_formats_by_id(fs, r->event->attr.config);
+	if (!f)
+		return;
+	struct strbuf sb = { 0 };
+	tp_print_event(&sb, f, r->s.raw, r->s.raw_size);
+	tp_print_fields(&sb, f, r->s.raw, r->s.raw_size);
+	struct tpkey tk[HIST_TP_MAX];
+	int n = 0;
+	tk[n++] = (struct tpkey){ .fmt = f, .field = NULL };
+	for (size_t i = 0; i < f->nfields && n < HIST_TP_MAX; i++)
+		tk[n++] = (struct tpkey){ .fmt = f, .field = &f->fields[i] };
+	for (int raw = 0; raw < 2; raw++) {
+		struct tpkeys *t = tpkeys_new(tk, n, raw);
+		const struct hist_tp *v = tpkeys_values(t, r->s.raw, r->s.raw_size);
+		sink += v != NULL;
+		tpkeys_free(t);
+	}
+	sink += sb.len;
+	sb_free(&sb);
+}
+
 static int touch_record(void *ctx, const struct pd_record *r)
 {
-	(void)ctx;
+	print_tp(ctx, r);
 	decode_record(r->hdr);
 	sink += r->hdr->type + r->s.ip + r->s.pid + r->s.time;
 	for (uint64_t i = 0; i < r->s.nr_callchain; i++)
@@ -122,7 +154,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			pd_btfs_decode(p, len, touch_btf, NULL);
 		for (size_t i = 0; i < pd_nr_events(f); i++)
 			sink += strlen(pd_event_at(f, i)->name);
-		pd_process(f, touch_record, NULL, err, sizeof(err));
+		struct tp_formats fs;
+		p = pd_feature(f, PD_FEAT_TRACING_DATA, &len);
+		tp_formats_load(&fs, p, p ? len : 0);
+		pd_process(f, touch_record, &fs, err, sizeof(err));
+		tp_formats_free(&fs);
 		pd_process_perf_order(f, dump_record, f, err, sizeof(err));
 		pd_close(f);
 	}

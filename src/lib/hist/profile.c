@@ -322,12 +322,16 @@ static void setup_tp_keys(struct profile *rp, const struct pd_file *f, const str
 		if (!(e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config == PERF_COUNT_SW_DUMMY))
 			ev = e;
 	}
-	size_t len;
-	const void *td = pd_feature(f, PD_FEAT_TRACING_DATA, &len);
-	rp->tp_formats = xcalloc(1, sizeof(*rp->tp_formats));
-	tp_formats_load(rp->tp_formats, td, td ? len : 0);
+	const struct tp_formats *fs = o->tp_formats;
+	if (!fs) {
+		size_t len;
+		const void *td = pd_feature(f, PD_FEAT_TRACING_DATA, &len);
+		rp->tp_formats = xcalloc(1, sizeof(*rp->tp_formats));
+		tp_formats_load(rp->tp_formats, td, td ? len : 0);
+		fs = rp->tp_formats;
+	}
 	const struct tp_format *fmt = ev && ev->attr.type == PERF_TYPE_TRACEPOINT
-				      ? tp_formats_by_id(rp->tp_formats, ev->attr.config) : NULL;
+				      ? tp_formats_by_id(fs, ev->attr.config) : NULL;
 	struct tpkey tk[HIST_TP_MAX];
 	int n = tpkeys_expand(ho->keys, ho->nkeys, o->tp_names, ev ? ev->name : NULL, fmt, o->raw_trace, ho, tk);
 	if (n) {

@@ -45,6 +45,9 @@ struct profile_opts {
 	 * (hist/tpkeys.h), expanded for the event profiled (only_event, else
 	 * the first sampled one) from the file's HEADER_TRACING_DATA. */
 	char *const *tp_names;
+	/* The file's tracepoint formats, loaded once by the caller for every
+	 * pass (tp_formats_load; NULL: each pass loads them) */
+	const struct tp_formats *tp_formats;
 	bool raw_trace;		/* perf's --raw-trace: fields' raw values */
 };
 
@@ -76,7 +79,8 @@ struct profile {
 	unsigned max_stack;
 	bool max_stack_outer;
 	bool count_records;
-	struct tp_formats *tp_formats;	/* the file's, when there are tracepoint keys */
+	struct tp_formats *tp_formats;	/* the file's, when there are tracepoint keys
+					 * (and no profile_opts.tp_formats) */
 	struct tpkeys *tpk;		/* their values */
 	const struct pd_event *tp_event;	/* the event they are for */
 };

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Tracepoint formats and records, see tp_format.h: libtraceevent parses the
- * formats and prints the records (as perf does); this file reads the
- * HEADER_TRACING_DATA layout around the formats, refuses what could make
- * libtraceevent read outside a record, and keeps perf report's own rules for
- * tracepoint sort keys (tp_field_text, tp_field_width). */
+ * formats and prints the records (as perf does); this file refuses what
+ * could make libtraceevent read outside a record, prints records, and keeps
+ * perf report's own rules for tracepoint sort keys (tp_field_text,
+ * tp_field_width). Reading formats from a recording, with libtraceevent's
+ * parser in a child process, is tp_load.c's. */
 #include "perfdata/tp_format.h"
+#include "perfdata/tp_format_int.h"
 #include "log.h"
 
 #include <errno.h>
@@ -41,8 +43,7 @@ const char *__lsan_default_suppressions(void)
 	return "leak:tep_parse_format\n";
 }
 
-/* A handle, its messages at our log level (free with tep_free). */
-static struct tep_handle *tp_tep_new(void)
+struct tep_handle *tp_tep_new(void)
 {
 	struct tep_handle *tep = tep_alloc();
 	if (!tep) {
@@ -199,7 +200,7 @@ static bool args_safe(const struct tep_event *ev, const struct tep_print_arg *a,
 	return true;
 }
 
-static void fill_format(struct tp_format *f, struct tep_event *ev, uint32_t rec_min)
+void tp_fill_format(struct tp_format *f, struct tep_event *ev, uint32_t rec_min)
 {
 	memset(f, 0, sizeof(*f));
 	f->ev = ev;
@@ -220,9 +221,8 @@ static void fill_format(struct tp_format *f, struct tep_event *ev, uint32_t rec_
 		}
 }
 
-/* Parse text into tep. The event, or NULL for a format refused (see
- * tp_format_parse); *extent: the end of its fields. */
-static struct tep_event *parse_into(struct tep_handle *tep, const char *text, size_t len, const char *sys,
+/* Parse text into tep (see tp_format_int.h). */
+struct tep_event *tp_parse_into(struct tep_handle *tep, const char *text, size_t len, const char *sys,
 				    uint32_t *extent)
 {
 	struct tep_event *ev = NULL;
@@ -241,32 +241,6 @@ static struct tep_event *parse_into(struct tep_handle *tep, const char *text, si
 		ev->flags |= TEP_EVENT_FL_FAILED;
 	}
 	return ev;
-}
-
-/* A format text refused by parse_into: one more tep handle (libtraceevent
- * cannot take an event out of one) tells before the real parse. */
-static bool format_ok(const char *text, size_t len, const char *sys)
-{
-	struct tep_handle *tep = tp_tep_new();
-	uint32_t ext;
-	bool ok = parse_into(tep, text, len, sys, &ext) != NULL;
-	tep_free(tep);
-	return ok;
-}
-
-int tp_format_parse(const char *text, size_t len, const char *sys, struct tp_format *out)
-{
-	struct tep_handle *tep = tp_tep_new();
-	uint32_t ext;
-	memset(out, 0, sizeof(*out));
-	struct tep_event *ev = parse_into(tep, text, len, sys, &ext);
-	if (!ev) {
-		tep_free(tep);
-		return -EINVAL;
-	}
-	fill_format(out, ev, ext);
-	out->own = tep;
-	return 0;
 }
 
 void tp_format_free(struct tp_format *f)
@@ -430,130 +404,6 @@ int tp_field_width(const struct tp_field *fl, size_t dyn_len)
 	if (fieldlen > len)
 		len = fieldlen;
 	return len > 4096 ? 4096 : (int)len;
-}
-
-/* ---- HEADER_TRACING_DATA ------------------------------------------------- */
-
-struct cur {
-	const uint8_t *p, *end;
-};
-
-static bool take(struct cur *c, void *dst, size_t n)
-{
-	if ((size_t)(c->end - c->p) < n)
-		return false;
-	if (dst)
-		memcpy(dst, c->p, n);
-	c->p += n;
-	return true;
-}
-
-static const char *take_str(struct cur *c)
-{
-	const uint8_t *z = memchr(c->p, '\0', (size_t)(c->end - c->p));
-	if (!z)
-		return NULL;
-	const char *s = (const char *)c->p;
-	c->p = z + 1;
-	return s;
-}
-
-/* A section "NAME\0" u64 size, bytes: the bytes (NULL: not there). */
-static const uint8_t *take_section(struct cur *c, const char *name, uint64_t *sz)
-{
-	const char *s = take_str(c);
-	if (!s || strcmp(s, name) || !take(c, sz, 8) || *sz > (uint64_t)(c->end - c->p))
-		return NULL;
-	const uint8_t *b = c->p;
-	c->p += *sz;
-	return b;
-}
-
-/* The events of every system into fs (perf's trace_report(): header page,
- * header event, ftrace formats, event formats by system, kallsyms, printk
- * formats). -EINVAL when the layout is broken. */
-static int load(struct tp_formats *fs, const void *buf, size_t len)
-{
-	static const char magic[] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-	struct cur c = { buf, (const uint8_t *)buf + len };
-	uint8_t m[sizeof(magic)], endian, lsize;
-	uint32_t page, cnt, nsys;
-	uint64_t sz;
-
-	if (!take(&c, m, sizeof(m)) || memcmp(m, magic, sizeof(m)) || !take_str(&c) ||
-	    !take(&c, &endian, 1) || !take(&c, &lsize, 1) || !take(&c, &page, 4))
-		return -EINVAL;
-	if (endian)		/* big-endian recordings: not read here */
-		return -EINVAL;
-	tep_set_long_size(fs->tep, lsize);
-	tep_set_page_size(fs->tep, (int)page);
-	const uint8_t *hp = take_section(&c, "header_page", &sz);
-	if (!hp)
-		return -EINVAL;
-	char *hpc = xmalloc(sz + 1);
-	memcpy(hpc, hp, sz);
-	hpc[sz] = '\0';
-	tep_parse_header_page(fs->tep, hpc, (unsigned long)sz, lsize);
-	free(hpc);
-	if (!take_section(&c, "header_event", &sz) || !take(&c, &cnt, 4))
-		return -EINVAL;
-	for (uint32_t i = 0; i < cnt; i++)	/* ftrace's own formats: not sampled by perf */
-		if (!take(&c, &sz, 8) || sz > (uint64_t)(c.end - c.p) || !take(&c, NULL, (size_t)sz))
-			return -EINVAL;
-	if (!take(&c, &nsys, 4))
-		return -EINVAL;
-	size_t cap = 0;
-	uint32_t rec_min = 1;
-	for (uint32_t i = 0; i < nsys; i++) {
-		const char *sys = take_str(&c);
-		if (!sys || !take(&c, &cnt, 4))
-			return -EINVAL;
-		for (uint32_t j = 0; j < cnt; j++) {
-			if (!take(&c, &sz, 8) || sz > (uint64_t)(c.end - c.p))
-				return -EINVAL;
-			const char *text = (const char *)c.p;
-			c.p += sz;
-			uint32_t ext;
-			struct tep_event *ev;
-			if (!format_ok(text, (size_t)sz, sys) ||
-			    !(ev = parse_into(fs->tep, text, (size_t)sz, sys, &ext))) {
-				pr_debug("HEADER_TRACING_DATA: a format of system %s does not parse; its events "
-					 "print as N/A", sys);
-				continue;
-			}
-			ARRAY_GROW(fs->v, cap, fs->n + 1);
-			fill_format(&fs->v[fs->n++], ev, 0);
-			if (ext > rec_min)
-				rec_min = ext;
-		}
-	}
-	for (size_t i = 0; i < fs->n; i++)
-		fs->v[i].rec_min = rec_min;
-	uint32_t ksz;
-	if (!take(&c, &ksz, 4) || !take(&c, NULL, ksz))	/* kallsyms: perf skips them too */
-		return 0;
-	uint32_t psz;
-	if (!take(&c, &psz, 4) || psz > (size_t)(c.end - c.p))
-		return 0;
-	if (psz) {	/* the kernel's printk strings, for %s of a const char * */
-		char *pc = xmalloc((size_t)psz + 1);
-		memcpy(pc, c.p, psz);
-		pc[psz] = '\0';
-		tep_parse_printk_formats(fs->tep, pc);
-		free(pc);
-	}
-	return 0;
-}
-
-void tp_formats_load(struct tp_formats *fs, const void *tracing_data, size_t len)
-{
-	memset(fs, 0, sizeof(*fs));
-	if (!tracing_data)
-		return;
-	fs->tep = tp_tep_new();
-	if (load(fs, tracing_data, len) < 0)
-		pr_debug("HEADER_TRACING_DATA does not parse (%zu bytes); %zu tracepoint formats read from it",
-			 len, fs->n);
 }
 
 const struct tp_format *tp_formats_by_id(const struct tp_formats *fs, uint64_t id)

@@ -5,8 +5,9 @@
  * perf makes of a record with them: one field's value, the whole formatted
  * line (TEP_PRINT_INFO) and the raw "name=value" list (--raw-trace).
  *
- * Every input is untrusted: a format whose fields do not parse, or lie
- * outside a 64 KiB record, is refused; a record is handed to libtraceevent as
+ * Every input is untrusted: libtraceevent parses a recording's formats in a
+ * worker process first, as it crashes on some (tp_load.c); a format whose
+ * fields do not parse, or lie outside a 64 KiB record, is refused; a record is handed to libtraceevent as
  * a copy at least as long as the longest event's fields, zero-padded and
  * NUL-terminated, so nothing outside it is read (libtraceevent checks each
  * __data_loc against the record's size; a print format whose __print_hex or
@@ -62,11 +63,17 @@ struct tp_format {
 	struct tep_handle *own;		/* tp_format_parse's handle, freed with it */
 };
 
-/* Parse one format text of system sys (NULL: "") with libtraceevent. 0, or
+/* Parse one format text of system sys (NULL: "") with libtraceevent, in a
+ * worker process first (tp_load.c: a format that crashes libtraceevent's
+ * parser is refused, one whose print format does is marked failed). 0, or
  * -EINVAL when it has no name or ID, its fields do not parse, or they do not
  * fit in TP_REC_MAX (nothing to free then). A print format libtraceevent
  * cannot parse is not an error: the event prints as "[FAILED TO PARSE]". */
 int tp_format_parse(const char *text, size_t len, const char *sys, struct tp_format *out);
+/* tp_format_parse for a format the running kernel wrote (tracefs), trusted
+ * as the kernel is: parsed in this process, without the guard's worker
+ * (hundreds of syscall formats at trace's start). */
+int tp_format_parse_kernel(const char *text, size_t len, const char *sys, struct tp_format *out);
 void tp_format_free(struct tp_format *f);
 /* The field called name (NULL: none). Common fields are found too. */
 const struct tp_field *tp_format_field(const struct tp_format *f, const char *name);

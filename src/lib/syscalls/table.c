@@ -145,13 +145,14 @@ static bool valid_ident(const char *s)
 	return true;
 }
 
-int sc_format_parse(const char *text, size_t len, struct sc_info *out)
+/* trusted: the running kernel's own text (tp_format_parse_kernel) */
+static int format_parse(const char *text, size_t len, struct sc_info *out, bool trusted)
 {
 	struct tp_format f;
 
 	memset(out, 0, sizeof(*out));
 	out->nr = -1;
-	if (tp_format_parse(text, len, "syscalls", &f) < 0)
+	if ((trusted ? tp_format_parse_kernel : tp_format_parse)(text, len, "syscalls", &f) < 0)
 		return -EINVAL;
 	int ret = -EINVAL;
 	if (strncmp(f.name, "sys_enter_", 10) || !valid_ident(f.name + 10))
@@ -182,6 +183,11 @@ out:
 		out->nr = -1;
 	}
 	return ret;
+}
+
+int sc_format_parse(const char *text, size_t len, struct sc_info *out)
+{
+	return format_parse(text, len, out, false);
 }
 
 static struct sc_info *new_info(int nr, const char *name)
@@ -235,7 +241,7 @@ int sc_table_load(struct sc_table *t, const char *tracefs_dir)
 			continue;
 		}
 		struct sc_info info;
-		if (sc_format_parse(text, len, &info) < 0) {
+		if (format_parse(text, len, &info, true) < 0) {
 			pr_debug("cannot parse %s; its arguments will be printed raw", path);
 		} else if (info.nr < 0 || info.nr >= SC_MAX_NR) {
 			pr_debug("syscall %s has no known x86_64 number; it cannot be traced by name", info.name);
