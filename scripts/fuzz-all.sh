@@ -22,7 +22,7 @@ export secs
 printf '%s\n' $names | xargs -P "$(nproc)" -I{} sh -c '
   n={}
   mkdir -p "corpus-$n"
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:quarantine_size_mb=16 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "./fuzz_$n" -max_total_time="$secs" -timeout=60 -max_len=65536 -close_fd_mask=3 \
     -artifact_prefix="crash-$n-" "corpus-$n" "../tests/fuzz/corpus/$n" > "fuzz-$n.log" 2>&1
   rc=$?
