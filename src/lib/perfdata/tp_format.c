@@ -306,6 +306,20 @@ static uint8_t *rec_copy(const struct tp_format *f, const void *raw, size_t size
 	uint8_t *c = xcalloc(1, n + 1);
 	if (raw && size)
 		memcpy(c, raw, size);
+	/* libtraceevent's raw printer (tep_print_fields) reads a __data_loc
+	 * area wherever the record says it is: one that is not inside the
+	 * record is made an empty one at the copy's end (its NUL) */
+	for (size_t i = 0; raw && i < f->nfields; i++) {
+		const struct tp_field *fl = &f->fields[i];
+		const uint8_t *d;
+		size_t len;
+		if (!(fl->flags & TPF_DYNAMIC) || (uint64_t)fl->offset + fl->size > size ||
+		    (fl->size != 2 && fl->size != 4) || tp_field_data(fl, c, size, &d, &len))
+			continue;
+		uint64_t at = n - ((fl->flags & TPF_RELATIVE) ? (uint64_t)fl->offset + fl->size : 0);
+		uint32_t loc = at <= 0xffff ? (uint32_t)at : 0;	/* offset, length 0 */
+		memcpy(c + fl->offset, &loc, fl->size);
+	}
 	return c;
 }
 
