@@ -81,6 +81,27 @@ bool lock_stack_matches(struct lock *l, const struct lock_entry *e, const char *
 void lock_result_free(struct lock_result *r);
 void lock_close(struct lock *l);
 
+/* ---- the entries read (lock_result.c) ---- */
+
+/* -k: perf's sort keys, in this order in lock_sort_key_names. */
+enum lock_sort_key { LOCK_KEY_WAIT_TOTAL, LOCK_KEY_CONTENDED, LOCK_KEY_WAIT_MAX, LOCK_KEY_WAIT_MIN,
+		     LOCK_KEY_AVG_WAIT };
+extern const char *const lock_sort_key_names[];	/* NULL-terminated */
+
+/* Sort by key (descending), then total wait, then the key's id. */
+void lock_result_sort(struct lock_result *r, enum lock_sort_key key);
+/* perf's -L (locks by name, address or, for a lock in a slab object, its
+ * cache's name "&<cache>" as perf names it) and -S (a frame of the caller's
+ * stack whose name contains one of the words): comma-separated lists, NULL
+ * for none; the entries that do not match are dropped, the order kept. */
+void lock_result_filter(struct lock *l, struct lock_result *r, const char *locks, const char *callstack);
+
+/* The average wait of an entry (ns), 0 without contentions. */
+static inline uint64_t lock_entry_avg_wait(const struct lock_entry *e)
+{
+	return e->v.count ? e->v.total / e->v.count : 0;
+}
+
 /* ---- pure helpers (no kernel, unit tested) ---- */
 
 /* perf's lock type names of contention_begin flags: "spinlock", "rwlock:R",
@@ -100,10 +121,6 @@ enum lock_frame {
 /* Classify a kernel function by name (used where the lock and scheduler text
  * sections are not known, and for the tracing frames). */
 enum lock_frame lock_frame_class(const char *sym);
-
-/* perf's time column: ns below 1 us, else "%*.2f us|ms|s |m |h " in width
- * characters; width 0: plain nanoseconds (CSV). Returns buf. */
-char *lock_fmt_time(uint64_t ns, int width, char *buf, size_t len);
 
 struct btf;
 /* The BTF struct, typedef and member types a lock of these flags is (the

@@ -8,89 +8,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const lock_sort_key_names[] = { "wait_total", "contended", "wait_max", "wait_min", "avg_wait", NULL };
-
-static uint64_t avg_of(const struct lock_entry *e)
+char *lock_fmt_time(uint64_t ns, int width, char *buf, size_t len)
 {
-	return e->v.count ? e->v.total / e->v.count : 0;
-}
-
-static uint64_t sort_value(const struct lock_entry *e, enum lock_sort_key key)
-{
-	switch (key) {
-	case LOCK_KEY_CONTENDED: return e->v.count;
-	case LOCK_KEY_WAIT_MAX: return e->v.max;
-	case LOCK_KEY_WAIT_MIN: return e->v.min;
-	case LOCK_KEY_AVG_WAIT: return avg_of(e);
-	default: return e->v.total;
+	static const struct {
+		double base;
+		const char *unit;
+	} units[] = {
+		{ 1e9 * 3600, "h " }, { 1e9 * 60, "m " }, { 1e9, "s " }, { 1e6, "ms" }, { 1e3, "us" },
+	};
+	if (width == 0) {
+		snprintf(buf, len, "%" PRIu64, ns);
+		return buf;
 	}
-}
-
-static enum lock_sort_key sort_key;	/* qsort's context (single-threaded) */
-
-static int cmp_entries(const void *a, const void *b)
-{
-	const struct lock_entry *x = a, *y = b;
-	uint64_t vx = sort_value(x, sort_key), vy = sort_value(y, sort_key);
-	if (vx != vy)
-		return vx < vy ? 1 : -1;
-	if (x->v.total != y->v.total)
-		return x->v.total < y->v.total ? 1 : -1;
-	return x->key.id < y->key.id ? -1 : x->key.id > y->key.id;
-}
-
-void lock_result_sort(struct lock_result *r, enum lock_sort_key key)
-{
-	sort_key = key;
-	if (r->n)
-		qsort(r->e, r->n, sizeof(*r->e), cmp_entries);
-}
-
-/* Is word one of the comma-separated items of list? */
-static bool list_has(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-	for (const char *p = list; *p;) {
-		size_t len = strcspn(p, ",");
-		if (len == n && !strncmp(p, word, n))
-			return true;
-		p += len;
-		if (*p == ',')
-			p++;
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+		if ((double)ns < units[i].base)
+			continue;
+		snprintf(buf, len, "%*.2f %s", width - 3, (double)ns / units[i].base, units[i].unit);
+		return buf;
 	}
-	return false;
-}
-
-static bool any_frame_matches(struct lock *l, const struct lock_entry *e, const char *list)
-{
-	bool hit = false;
-	char *dup = xstrdup(list), *save = NULL;
-	for (char *t = strtok_r(dup, ",", &save); t && !hit; t = strtok_r(NULL, ",", &save))
-		hit = lock_stack_matches(l, e, t);
-	free(dup);
-	return hit;
-}
-
-void lock_result_filter(struct lock *l, struct lock_result *r, const char *locks, const char *callstack)
-{
-	size_t w = 0;
-	char addr[32];
-	for (size_t i = 0; i < r->n; i++) {
-		struct lock_entry *e = &r->e[i];
-		bool keep = true;
-		if (locks) {
-			snprintf(addr, sizeof(addr), "%#" PRIx64, (uint64_t)e->key.id);
-			keep = (e->name[0] && list_has(locks, e->name)) || list_has(locks, addr) ||
-			       (e->cache && list_has(locks, e->cache));
-		}
-		if (keep && callstack)
-			keep = any_frame_matches(l, e, callstack);
-		if (keep)
-			r->e[w++] = *e;
-		else
-			free(e->stack);
-	}
-	r->n = w;
+	snprintf(buf, len, "%*" PRIu64 " %s", width - 3, ns, "ns");
+	return buf;
 }
 
 void lock_print_text(FILE *f, struct lock *l, const struct lock_result *r, enum lock_aggr aggr, size_t n,
@@ -109,7 +46,7 @@ void lock_print_text(FILE *f, struct lock *l, const struct lock_result *r, enum 
 	for (size_t i = 0; i < n; i++) {
 		const struct lock_entry *e = &r->e[i];
 		fprintf(f, "%10" PRIu64 " %s %s %s ", (uint64_t)e->v.count, lock_fmt_time(e->v.total, 12, t1, sizeof(t1)),
-			lock_fmt_time(e->v.max, 12, t2, sizeof(t2)), lock_fmt_time(avg_of(e), 12, t3, sizeof(t3)));
+			lock_fmt_time(e->v.max, 12, t2, sizeof(t2)), lock_fmt_time(lock_entry_avg_wait(e), 12, t3, sizeof(t3)));
 		if (aggr == LOCK_AGGR_TASK || aggr == LOCK_AGGR_OWNER)
 			fprintf(f, "  %10" PRIu64 "   %s\n", (uint64_t)e->key.id, e->name[0] ? e->name : "[unknown]");
 		else if (aggr == LOCK_AGGR_ADDR)
@@ -175,7 +112,7 @@ void lock_print_json(FILE *f, struct lock *l, const struct lock_result *r, enum 
 		jw_kv_uint(jw, "total_wait_ns", e->v.total);
 		jw_kv_uint(jw, "max_wait_ns", e->v.max);
 		jw_kv_uint(jw, "min_wait_ns", e->v.min);
-		jw_kv_uint(jw, "avg_wait_ns", avg_of(e));
+		jw_kv_uint(jw, "avg_wait_ns", lock_entry_avg_wait(e));
 		jw_kv_string(jw, "type", lock_type_str(e->v.flags));
 		jw_kv_uint(jw, "flags", e->v.flags);
 		json_key(jw, l, e, aggr);
