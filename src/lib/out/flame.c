@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "log.h"
-#include "out/out.h"
+#include "out/out_int.h"
 #include "util.h"
 
 /* Frames embedded at most (see out_flamegraph_html). */
@@ -107,7 +107,7 @@ static void tree_cb(void *ctx, int depth, const struct hist_frame *frame, uint64
 		return;
 	ARRAY_GROW(c->nodes, c->cap, c->n + 1);
 	struct fnode *n = &c->nodes[c->n++];
-	n->name = name_index(c, frame->sym ? frame->sym : "[unknown]", frame_kind(frame, depth));
+	n->name = name_index(c, out_nz(frame->sym), frame_kind(frame, depth));
 	n->depth = (uint32_t)(depth + c->depth_off) + 1;	/* 0 is "all" */
 	n->samples = v;
 }
