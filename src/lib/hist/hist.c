@@ -35,6 +35,7 @@
 #include "hist/filter.h"
 #include "hist/hist.h"
 #include "log.h"
+#include "oa.h"
 #include "util.h"
 
 #define NONE UINT32_MAX
@@ -167,12 +168,10 @@ struct tnode {
 struct trie {
 	struct tnode *nodes;
 	size_t nnodes, cap;
-	uint32_t *slots;		/* node index + 1, 0 = empty */
-	size_t nslots;			/* power of two */
+	struct oa_index kids;		/* a node by (parent, frame): trie_child */
 	struct root_attr *roots;
 	size_t nroots, roots_cap;
-	uint32_t *rslots;
-	size_t nrslots;
+	struct oa_index rindex;		/* a root by its attributes: trie_root */
 	/* built by trie_index() */
 	uint64_t *cum_period, *cum_count;
 	uint32_t *first_kid, *next_sib;	/* kid lists (NULL: not built yet) */
@@ -213,29 +212,21 @@ static inline uint64_t root_hash(const char *comm, int pid, int tid, int cpu, in
 static void trie_init(struct trie *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->nslots = 1024;
-	t->slots = xcalloc(t->nslots, sizeof(*t->slots));
-	t->nrslots = 64;
-	t->rslots = xcalloc(t->nrslots, sizeof(*t->rslots));
+	oa_init(&t->kids, 512);
+	oa_init(&t->rindex, 32);
 }
 
 static void trie_free(struct trie *t)
 {
 	free(t->nodes);
-	free(t->slots);
+	oa_free(&t->kids);
 	free(t->roots);
-	free(t->rslots);
+	oa_free(&t->rindex);
 	free(t->cum_period);
 	free(t->cum_count);
 	free(t->first_kid);
 	free(t->next_sib);
 	memset(t, 0, sizeof(*t));
-}
-
-static uint64_t node_slot_hash(const void *slot, const void *ctx)
-{
-	const struct tnode *nd = &((const struct trie *)ctx)->nodes[*(const uint32_t *)slot - 1];
-	return node_hash(nd->parent, &nd->frame);
 }
 
 static uint32_t trie_new_node(struct trie *t, uint32_t parent, uint32_t root, const struct hist_frame *f)
@@ -262,47 +253,27 @@ static uint32_t trie_new_node(struct trie *t, uint32_t parent, uint32_t root, co
 /* f: sym and dso set (never NULL), level the first sight's */
 static uint32_t trie_child(struct trie *t, uint32_t parent, const struct hist_frame *f)
 {
-	size_t mask = t->nslots - 1;
-	size_t j = node_hash(parent, f) & mask;
-
-	for (;;) {
-		uint32_t s = t->slots[j];
-		if (!s)
-			break;
-		const struct tnode *nd = &t->nodes[s - 1];
+	struct oa_probe p = oa_probe(&t->kids, node_hash(parent, f));
+	for (uint32_t i; (i = oa_next(&t->kids, &p)) != OA_NONE;) {
+		const struct tnode *nd = &t->nodes[i];
 		if (nd->parent == parent && same_frame(&nd->frame, f))
-			return s - 1;
-		j = (j + 1) & mask;
+			return i;
 	}
 	uint32_t idx = trie_new_node(t, parent, t->nodes[parent].root, f);
-	t->slots[j] = idx + 1;
-	if (t->nnodes * 2 > t->nslots)
-		OA_RESIZE(t->slots, t->nslots, t->nslots * 2, node_slot_hash, t);
+	oa_insert(&t->kids, &p, idx);
 	return idx;
-}
-
-static uint64_t root_slot_hash(const void *slot, const void *ctx)
-{
-	const struct root_attr *r = &((const struct trie *)ctx)->roots[*(const uint32_t *)slot - 1];
-	return root_hash(r->comm, r->pid, r->tid, r->cpu, r->state, r->tp);
 }
 
 /* Returns the root's node index. */
 static uint32_t trie_root(struct trie *t, const char *comm, int pid, int tid, int cpu, int64_t state,
 			  const struct hist_tp *tp)
 {
-	size_t mask = t->nrslots - 1;
-	size_t j = root_hash(comm, pid, tid, cpu, state, tp) & mask;
-
-	for (;;) {
-		uint32_t s = t->rslots[j];
-		if (!s)
-			break;
-		const struct root_attr *r = &t->roots[s - 1];
+	struct oa_probe p = oa_probe(&t->rindex, root_hash(comm, pid, tid, cpu, state, tp));
+	for (uint32_t i; (i = oa_next(&t->rindex, &p)) != OA_NONE;) {
+		const struct root_attr *r = &t->roots[i];
 		if (r->comm == comm && r->pid == pid && r->tid == tid && r->cpu == cpu && r->state == state &&
 		    r->tp == tp)
 			return r->node;
-		j = (j + 1) & mask;
 	}
 	ARRAY_GROW(t->roots, t->roots_cap, t->nroots + 1);
 	uint32_t ri = (uint32_t)t->nroots++;
@@ -314,9 +285,7 @@ static uint32_t trie_root(struct trie *t, const char *comm, int pid, int tid, in
 	r->state = state;
 	r->tp = tp;
 	r->node = trie_new_node(t, NONE, ri, &(struct hist_frame){ .sym = comm, .level = 'c' });
-	t->rslots[j] = ri + 1;
-	if (t->nroots * 2 > t->nrslots)
-		OA_RESIZE(t->rslots, t->nrslots, t->nrslots * 2, root_slot_hash, t);
+	oa_insert(&t->rindex, &p, ri);
 	return r->node;
 }
 
@@ -483,8 +452,7 @@ struct hist {
 	/* entries (after hist_finish) */
 	struct hent *ents;
 	size_t nents, ents_cap;
-	uint32_t *eslots;
-	size_t neslots;
+	struct oa_index eindex;		/* an entry by its key (entry_of) */
 	struct hist_entry **sorted;
 	size_t nsorted;
 
@@ -499,8 +467,7 @@ struct hist {
 	 * compare instead of one probe per frame */
 	struct stk *stks;		/* dense, in order of first sight */
 	size_t nstks, stks_cap;
-	uint32_t *stk_slots;		/* index in stks + 1, 0 = empty */
-	size_t nstk_slots;		/* power of two */
+	struct oa_index stk_index;	/* a stack by its root and frames */
 	const char **pool;		/* frames of the cached stacks (struct stk.off) */
 	size_t npool, pool_cap;
 	size_t last_stk;		/* stks index of the previous sample's stack, or SIZE_MAX */
@@ -641,11 +608,11 @@ void hist_free(struct hist *h)
 		free(h->comm_trie);
 	}
 	free(h->ents);
-	free(h->eslots);
+	oa_free(&h->eindex);
 	free(h->sorted);
 	free(h->cn);
 	free(h->stks);
-	free(h->stk_slots);
+	oa_free(&h->stk_index);
 	free(h->pool);
 	free(h->pub);
 	free(h->pub_kids);
@@ -668,16 +635,6 @@ static inline const char *fsym(const struct hist_frame *f)
 static inline const char *fdso(const struct hist_frame *f)
 {
 	return f->dso ? f->dso : unknown_str;
-}
-
-static uint64_t stk_slot_hash(const void *slot, const void *ctx)
-{
-	return ((const struct hist *)ctx)->stks[*(const uint32_t *)slot - 1].hash;
-}
-
-static void stk_rehash(struct hist *h)
-{
-	OA_RESIZE(h->stk_slots, h->nstk_slots, h->nstk_slots ? h->nstk_slots * 2 : 4096, stk_slot_hash, h);
 }
 
 static bool stk_equal(const struct hist *h, const struct stk *k, const struct hist_sample *s)
@@ -760,21 +717,15 @@ static void add_sample(struct hist *h, const struct hist_sample *s)
 		hv = (hv ^ (uintptr_t)fsym(&s->frames[i])) * 0x9e3779b97f4a7c15ull ^
 		     (uintptr_t)fdso(&s->frames[i]) * 0xc2b2ae3d27d4eb4full ^ (uintptr_t)s->frames[i].ip_sym;
 	hv = hash_u64(hv);
-	if (!h->nstk_slots)
-		stk_rehash(h);
-	size_t mask = h->nstk_slots - 1, j = hv & mask;
-	for (;;) {
-		uint32_t si = h->stk_slots[j];
-		if (!si)
-			break;
-		struct stk *k = &h->stks[si - 1];
+	struct oa_probe p = oa_probe(&h->stk_index, hv);
+	for (uint32_t si; (si = oa_next(&h->stk_index, &p)) != OA_NONE;) {
+		struct stk *k = &h->stks[si];
 		if (k->hash == hv && k->root == root && k->nframes == nf && stk_equal(h, k, s)) {
 			k->period += s->period;
 			k->count++;
-			h->last_stk = si - 1;
+			h->last_stk = si;
 			goto counted;
 		}
-		j = (j + 1) & mask;
 	}
 	node = root;
 	h->trie.cur_tid = s->tid;
@@ -802,15 +753,13 @@ static void add_sample(struct hist *h, const struct hist_sample *s)
 		k->period = s->period;
 		k->count = 1;
 		h->last_stk = h->nstks;
-		h->stk_slots[j] = (uint32_t)h->nstks + 1;
 		for (size_t i = 0; i < nf; i++) {
 			h->pool[h->npool++] = fsym(&s->frames[i]);
 			h->pool[h->npool++] = fdso(&s->frames[i]);
 		}
 		for (size_t i = 0; has_ip_sym && i < nf; i++)
 			h->pool[h->npool++] = s->frames[i].ip_sym;
-		if (++h->nstks * 2 > h->nstk_slots)
-			stk_rehash(h);
+		oa_insert(&h->stk_index, &p, (uint32_t)h->nstks++);
 	} else {
 		h->trie.nodes[node].self_period += s->period;
 		h->trie.nodes[node].self_count++;
@@ -899,30 +848,6 @@ static inline bool ekey_match(const struct hist *h, const struct hist_entry *e, 
 	       (!h->any_tp || e->tp == k->tp);
 }
 
-static uint64_t ent_slot_hash(const void *slot, const void *ctx)
-{
-	const struct hist *h = ctx;
-	uint32_t i = *(const uint32_t *)slot - 1;
-	const struct hist_entry *e = &h->ents[i].e;
-	struct ekey k = {
-		.comm = h->key[SORT_COMM] ? e->comm : NULL,
-		.pid = h->key[SORT_PID] ? e->pid : 0,
-		.tid = h->key[SORT_TID] ? e->tid : 0,
-		.cpu = h->key[SORT_CPU] ? e->cpu : 0,
-		.state = h->ents[i].pstate,
-		.sym = h->key[SORT_SYM] ? e->sym : NULL,
-		.start = h->ents[i].sym_start,
-		.dso = (h->key[SORT_SYM] || h->key[SORT_DSO]) ? e->dso : NULL,
-		.tp = h->any_tp ? e->tp : NULL,
-	};
-	return ekey_hash(&k);
-}
-
-static void ents_rehash(struct hist *h)
-{
-	OA_RESIZE(h->eslots, h->neslots, h->neslots ? h->neslots * 2 : 1024, ent_slot_hash, h);
-}
-
 /* Entry of trie node v (as a member of the call chain, or as where samples
  * were taken: make_key): lookup, and create when create is set. */
 static uint32_t entry_of(struct hist *h, uint32_t v, bool create, bool chain)
@@ -932,18 +857,10 @@ static uint32_t entry_of(struct hist *h, uint32_t v, bool create, bool chain)
 	struct ekey k;
 
 	make_key(h, r, &nd->frame, chain, &k);
-	if (!h->neslots)
-		ents_rehash(h);
-	size_t mask = h->neslots - 1;
-	size_t j = ekey_hash(&k) & mask;
-	for (;;) {
-		uint32_t s = h->eslots[j];
-		if (!s)
-			break;
-		if (ekey_match(h, &h->ents[s - 1].e, &k))
-			return s - 1;
-		j = (j + 1) & mask;
-	}
+	struct oa_probe p = oa_probe(&h->eindex, ekey_hash(&k));
+	for (uint32_t i; (i = oa_next(&h->eindex, &p)) != OA_NONE;)
+		if (ekey_match(h, &h->ents[i].e, &k))
+			return i;
 	if (!create)
 		return NONE;
 	ARRAY_GROW(h->ents, h->ents_cap, h->nents + 1);
@@ -969,9 +886,7 @@ static uint32_t entry_of(struct hist *h, uint32_t v, bool create, bool chain)
 	he->no_map = nd->frame.dso && !strcmp(nd->frame.dso, "[unknown]");
 	he->cc_root = NONE;
 	he->first_node = NONE;
-	h->eslots[j] = idx + 1;
-	if (h->nents * 2 > h->neslots)
-		ents_rehash(h);
+	oa_insert(&h->eindex, &p, idx);
 	return idx;
 }
 
@@ -1750,13 +1665,11 @@ void hist_finish(struct hist *h)
 	if (!self_only)
 		trie_index(t);
 	/* the child hash of the trie and the stack cache are not needed any more */
-	free(t->slots);
-	t->slots = NULL;
+	oa_free(&t->kids);
 	free(h->stks);
 	h->stks = NULL;
-	free(h->stk_slots);
-	h->stk_slots = NULL;
-	h->nstk_slots = h->nstks = h->stks_cap = 0;
+	oa_free(&h->stk_index);
+	h->nstks = h->stks_cap = 0;
 	free(h->pool);
 	h->pool = NULL;
 	h->npool = h->pool_cap = 0;
@@ -1830,9 +1743,7 @@ void hist_finish(struct hist *h)
 	/* not qsort: perf's children sort is no total order (see cmp_children) */
 	sort_stable(h->sorted, h->nsorted, sizeof(*h->sorted), cmp_entries);
 	cmp_hist = NULL;
-	free(h->eslots);
-	h->eslots = NULL;
-	h->neslots = 0;
+	oa_free(&h->eindex);
 }
 
 const struct hist_opts *hist_opts(const struct hist *h)
@@ -1902,8 +1813,7 @@ static const struct trie *comm_trie(const struct hist *hc)
 	}
 	free(map);
 	trie_sort_kids(m);
-	free(m->slots);
-	m->slots = NULL;
+	oa_free(&m->kids);
 	h->comm_trie = m;
 	return m;
 }

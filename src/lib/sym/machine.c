@@ -27,10 +27,8 @@ struct machine *machine_new(const struct machine_opts *opts)
 	m->strs = strtab_new();
 	m->s_unknown = strtab_intern(m->strs, "[unknown]");
 	m->s_kernel = strtab_intern(m->strs, "[kernel.kallsyms]");
-	m->cache.cap = 1 << 14;
-	m->cache.slots = xcalloc(m->cache.cap, sizeof(*m->cache.slots));
-	m->kcache.cap = 1 << 12;
-	m->kcache.slots = xcalloc(m->kcache.cap, sizeof(*m->kcache.slots));
+	oa_init(&m->cache.index, 1 << 13);
+	oa_init(&m->kcache.index, 1 << 11);
 	pthread_mutex_init(&m->kmaps_lock, NULL);
 	m->last_pid = -1;
 	return m;
@@ -65,7 +63,7 @@ void machine_free(struct machine *m)
 	if (m->vdso)
 		dso_free(m->vdso);
 	pr_debug("resolve caches: %zu addresses resolved early (%zu slots), %zu late (%zu slots)",
-		 m->cache.count, m->cache.cap, m->kcache.count, m->kcache.cap);
+		 m->cache.count, m->cache.index.mask + 1, m->kcache.count, m->kcache.index.mask + 1);
 	symtab_free(&m->ksyms);
 	symtab_free(&m->kdata);
 	free(m->kmaps);
@@ -74,8 +72,10 @@ void machine_free(struct machine *m)
 	free(m->ranks);
 	free(m->buildid_dir);
 	free(m->bpf);
-	free(m->cache.slots);
-	free(m->kcache.slots);
+	free(m->cache.entries);
+	oa_free(&m->cache.index);
+	free(m->kcache.entries);
+	oa_free(&m->kcache.index);
 	pthread_mutex_destroy(&m->kmaps_lock);
 	strtab_free(m->strs);
 	free(m->kallsyms_path);

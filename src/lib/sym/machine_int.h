@@ -8,6 +8,7 @@
 #define BPFPERF_SYM_MACHINE_INT_H
 
 #include "machine.h"
+#include "oa.h"
 #include "sym_int.h"
 
 #include <pthread.h>
@@ -58,14 +59,17 @@ struct kmap {			/* kernel maps from MMAP records (modules) */
 };
 
 struct centry {
-	const void *owner;	/* dso, or a machine sentinel; NULL = empty */
+	const void *owner;	/* dso, or a machine sentinel */
 	uint64_t key;
 	struct resolved resolved;
 };
 
+/* Resolved addresses: entries in order of first sight, found by (owner,
+ * key) through an index (oa.h). */
 struct rcache {
-	struct centry *slots;
-	size_t cap, count;	/* cap is a power of two */
+	struct centry *entries;
+	size_t count, cap;
+	struct oa_index index;
 };
 
 #define DSO_BUCKETS 4096

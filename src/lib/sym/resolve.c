@@ -52,43 +52,25 @@ static inline uint64_t cache_hash(const void *owner, uint64_t key)
 	return hash_u64(key ^ ((uint64_t)(uintptr_t)owner * 0x9e3779b97f4a7c15ull));
 }
 
-static inline size_t cache_slot(const void *owner, uint64_t key, size_t cap)
-{
-	return cache_hash(owner, key) & (cap - 1);
-}
-
 static inline const struct resolved *cache_get(const struct rcache *c, const void *owner,
 					       uint64_t key)
 {
-	size_t i = cache_slot(owner, key, c->cap);
-	for (;;) {
-		const struct centry *e = &c->slots[i];
-		if (!e->owner)
-			return NULL;
-		if (e->owner == owner && e->key == key)
-			return &e->resolved;
-		i = (i + 1) & (c->cap - 1);
-	}
+	struct oa_probe p = oa_probe(&c->index, cache_hash(owner, key));
+	for (uint32_t i; (i = oa_next(&c->index, &p)) != OA_NONE;)
+		if (c->entries[i].owner == owner && c->entries[i].key == key)
+			return &c->entries[i].resolved;
+	return NULL;
 }
 
-static uint64_t centry_hash(const void *slot, const void *ctx)
-{
-	const struct centry *e = slot;
-	(void)ctx;
-	return cache_hash(e->owner, e->key);
-}
-
+/* After a cache_get that found nothing. */
 static void cache_put(struct rcache *c, const void *owner, uint64_t key, const struct resolved *r)
 {
-	if ((c->count + 1) * 2 > c->cap)
-		OA_RESIZE(c->slots, c->cap, c->cap * 2, centry_hash, NULL);
-	size_t i = cache_slot(owner, key, c->cap);
-	while (c->slots[i].owner)
-		i = (i + 1) & (c->cap - 1);
-	c->slots[i].owner = owner;
-	c->slots[i].key = key;
-	c->slots[i].resolved = *r;
-	c->count++;
+	struct oa_probe p = oa_probe(&c->index, cache_hash(owner, key));
+	while (oa_next(&c->index, &p) != OA_NONE)
+		;
+	ARRAY_GROW(c->entries, c->cap, c->count + 1);
+	c->entries[c->count] = (struct centry){ .owner = owner, .key = key, .resolved = *r };
+	oa_insert(&c->index, &p, (uint32_t)c->count++);
 }
 
 static const char *sym_name(struct machine *m, const char *raw)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Interned strings: an open-addressing hash table of pointers into large
- * arena chunks, so interning costs no malloc per string and equal strings
- * share one pointer for the life of the table. */
+/* Interned strings: pointers into large arena chunks, found by an index
+ * (oa.h), so interning costs no malloc per string and equal strings share
+ * one pointer for the life of the table. */
+#include "oa.h"
 #include "sym_int.h"
 #include "util.h"
 
@@ -18,14 +19,10 @@ struct chunk {
 	char data[];
 };
 
-struct slot {
-	const char *s;
-	uint64_t hash;
-};
-
 struct strtab {
-	struct slot *slots;
-	size_t cap, n;		/* cap is a power of two */
+	const char **strs;	/* in order of interning */
+	size_t n, cap;
+	struct oa_index index;
 	struct chunk *chunks;
 	bool locked;		/* shared between threads: intern under lock */
 	pthread_mutex_t lock;
@@ -44,8 +41,7 @@ static uint64_t hash_len(const char *s, size_t len)
 struct strtab *strtab_new(void)
 {
 	struct strtab *t = xcalloc(1, sizeof(*t));
-	t->cap = 1024;
-	t->slots = xcalloc(t->cap, sizeof(*t->slots));
+	oa_init(&t->index, 512);
 	pthread_mutex_init(&t->lock, NULL);
 	return t;
 }
@@ -60,7 +56,8 @@ void strtab_free(struct strtab *t)
 		free(c);
 		c = n;
 	}
-	free(t->slots);
+	free(t->strs);
+	oa_free(&t->index);
 	pthread_mutex_destroy(&t->lock);
 	free(t);
 }
@@ -93,17 +90,6 @@ static char *arena_copy(struct strtab *t, const char *s, size_t len)
 	return p;
 }
 
-static uint64_t slot_hash(const void *slot, const void *ctx)
-{
-	(void)ctx;
-	return ((const struct slot *)slot)->hash;
-}
-
-static void grow(struct strtab *t)
-{
-	OA_RESIZE(t->slots, t->cap, t->cap * 2, slot_hash, NULL);
-}
-
 void strtab_set_locked(struct strtab *t, bool on)
 {
 	t->locked = on;
@@ -111,22 +97,15 @@ void strtab_set_locked(struct strtab *t, bool on)
 
 static const char *intern_unlocked(struct strtab *t, const char *s, size_t len)
 {
-	uint64_t h = hash_len(s, len);
-	size_t i = h & (t->cap - 1);
-	for (;;) {
-		struct slot *sl = &t->slots[i];
-		if (!sl->s)
-			break;
-		if (sl->hash == h && strncmp(sl->s, s, len) == 0 && sl->s[len] == '\0')
-			return sl->s;
-		i = (i + 1) & (t->cap - 1);
-	}
-	const char *p = arena_copy(t, s, len);
-	t->slots[i].s = p;
-	t->slots[i].hash = h;
-	if (++t->n * 2 > t->cap)
-		grow(t);
-	return p;
+	struct oa_probe p = oa_probe(&t->index, hash_len(s, len));
+	for (uint32_t i; (i = oa_next(&t->index, &p)) != OA_NONE;)
+		if (strncmp(t->strs[i], s, len) == 0 && t->strs[i][len] == '\0')
+			return t->strs[i];
+	const char *str = arena_copy(t, s, len);
+	ARRAY_GROW(t->strs, t->cap, t->n + 1);
+	t->strs[t->n] = str;
+	oa_insert(&t->index, &p, (uint32_t)t->n++);
+	return str;
 }
 
 const char *strtab_intern_len(struct strtab *t, const char *s, size_t len)
