@@ -318,8 +318,10 @@ static uint8_t *rec_copy(const struct tp_format *f, const void *raw, size_t size
 		memcpy(c, raw, size);
 	/* libtraceevent's raw printer (tep_print_fields) reads a __data_loc
 	 * area wherever the record says it is (a 2-byte one to the record's
-	 * end, size - offset bytes): one that is not inside the record is made
-	 * an empty one at the record's end (zeros in the copy) */
+	 * end, size - offset bytes): one that runs past the record's end is cut
+	 * there (its length only, when its offset is inside: the bytes a char
+	 * array without NUL runs on into stay as they are), one that starts
+	 * past it is made an empty one at the end (zeros in the copy) */
 	for (size_t i = 0; raw && i < f->nfields; i++) {
 		const struct tp_field *fl = &f->fields[i];
 		const uint8_t *d;
@@ -327,8 +329,13 @@ static uint8_t *rec_copy(const struct tp_format *f, const void *raw, size_t size
 		if (!(fl->flags & TPF_DYNAMIC) || (uint64_t)fl->offset + fl->size > size ||
 		    (fl->size != 2 && fl->size != 4) || tp_field_data(fl, c, size, &d, &len))
 			continue;
-		uint64_t at = size - ((fl->flags & TPF_RELATIVE) ? (uint64_t)fl->offset + fl->size : 0);
-		uint32_t loc = at <= 0xffff ? (uint32_t)at : 0;	/* offset, length 0 */
+		uint64_t base = (fl->flags & TPF_RELATIVE) ? (uint64_t)fl->offset + fl->size : 0;
+		uint32_t loc = 0;
+		memcpy(&loc, c + fl->offset, fl->size);
+		if (fl->size == 4 && base + (loc & 0xffff) <= size)
+			loc = (uint32_t)(size - base - (loc & 0xffff)) << 16 | (loc & 0xffff);
+		else	/* offset at the end, length 0 */
+			loc = size - base <= 0xffff ? (uint32_t)(size - base) : 0;
 		memcpy(c + fl->offset, &loc, fl->size);
 	}
 	return c;
