@@ -433,36 +433,6 @@ uint64_t mem_hash(const void *p, size_t n)
 	return h;
 }
 
-static bool all_zero(const unsigned char *p, size_t n)
-{
-	while (n && !*p) {
-		p++;
-		n--;
-	}
-	return !n;
-}
-
-void oa_resize(void **slots, size_t *nslots, size_t nslots_new, size_t elem,
-	       uint64_t (*hash)(const void *slot, const void *ctx), const void *ctx)
-{
-	const unsigned char *old = *slots;
-	unsigned char *nt = xcalloc(nslots_new, elem);
-	size_t mask = nslots_new - 1;
-
-	for (size_t i = 0; i < *nslots; i++) {
-		const unsigned char *e = old + i * elem;
-		if (all_zero(e, elem))
-			continue;	/* empty */
-		size_t j = hash(e, ctx) & mask;
-		while (!all_zero(nt + j * elem, elem))
-			j = (j + 1) & mask;
-		memcpy(nt + j * elem, e, elem);
-	}
-	free(*slots);
-	*slots = nt;
-	*nslots = nslots_new;
-}
-
 uint64_t hash_u64(uint64_t x)
 {
 	x ^= x >> 33;

@@ -111,17 +111,6 @@ uint64_t str_hash(const char *s);	/* FNV-1a */
 uint64_t mem_hash(const void *p, size_t n);	/* FNV-1a of n bytes */
 uint64_t hash_u64(uint64_t x);
 
-/* Open-addressing hash tables: a power-of-two number of slots of one type,
- * linear probing, an all-zero slot is empty (a slot holds an array index + 1,
- * or an entry whose key pointer is never NULL). Lookups are the caller's, in
- * its own types; the resize is this: every used slot of *slots (*nslots of
- * elem bytes) moves to the first free slot from hash(slot, ctx) in a new table
- * of nslots_new slots (a power of two, room for them all). */
-void oa_resize(void **slots, size_t *nslots, size_t nslots_new, size_t elem,
-	       uint64_t (*hash)(const void *slot, const void *ctx), const void *ctx);
-#define OA_RESIZE(slots, nslots, nslots_new, hash, ctx) \
-	oa_resize((void **)&(slots), &(nslots), (nslots_new), sizeof(*(slots)), (hash), (ctx))
-
 /* Parse a non-negative number with an optional unit; returns false if malformed. */
 bool parse_u64(const char *s, uint64_t *out);
 bool parse_double(const char *s, double *out);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "out/out.h"
+#include "out/out_int.h"
 #include "util.h"
 
 static const char S_A[] = "A", S_B[] = "B", S_C[] = "C", S_D[] = "D", S_E[] = "E", S_R[] = "R";
@@ -389,9 +390,45 @@ static void test_flamegraph_multi(void **state)
 	hist_free(off);
 }
 
+/* out_put_pct prints what "%*.2f%%" prints: every cent from 0 to 100%, the
+ * ties and near-ties of binary fractions, percentages of real totals,
+ * widths narrower and wider than the number. */
+static void pct_check(int width, double v)
+{
+	char want[64], *got = NULL;
+	size_t len = 0;
+	snprintf(want, sizeof(want), "%*.2f%%", width, v);
+	FILE *f = open_memstream(&got, &len);
+	assert_non_null(f);
+	out_put_pct(f, width, v);
+	fclose(f);
+	if (strcmp(want, got))
+		fail_msg("out_put_pct(%d, %.17g): '%s', printf: '%s'", width, v, got, want);
+	free(got);
+}
+
+static void test_put_pct(void **state)
+{
+	(void)state;
+	for (int c = 0; c <= 10000; c++) {
+		pct_check(6, c / 100.0);
+		pct_check(0, c / 100.0 + 0.005);	/* a tie in decimal, not in binary */
+		pct_check(7, c / 100.0 + 0.004999999);
+	}
+	for (uint64_t total = 1; total < 3000; total += 7)
+		for (uint64_t v = 0; v <= total; v += 1 + total / 50)
+			pct_check(6, 100.0 * (double)v / (double)total);
+	pct_check(0, 0.125);	/* exact binary ties: printf's rounding */
+	pct_check(0, 0.375);
+	pct_check(3, 12345.678);
+	pct_check(-8, 1.5);
+	pct_check(12, 99.999);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_put_pct),
 		cmocka_unit_test(test_table_children_graph),
 		cmocka_unit_test(test_table_self_no_graph),
 		cmocka_unit_test(test_table_self_graph),

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "oa.h"
 #include "util.h"
 
 static char dir[] = "/tmp/bpfperf-test-util-XXXXXX";
@@ -170,81 +171,66 @@ static void test_parse_duration(void **state)
 	assert_false(parse_duration(NULL, 0, 1, true, &v));
 }
 
-/* oa_resize: every used slot lands where a probe from its hash finds it,
- * empty (all-zero) slots are left behind, for index slots and entry slots. */
-static const uint64_t oa_keys[] = { 7, 7 + 64, 7 + 128, 3, 1000003, 42, 42 + 256, 99 };
-
-static uint64_t oa_idx_hash(const void *slot, const void *ctx)
-{
-	return ((const uint64_t *)ctx)[*(const uint32_t *)slot - 1];
-}
-
-struct oa_ent {
-	const char *name;	/* never NULL when used */
-	uint64_t h;
+/* oa.h: every key inserted is found at its own index through any number of
+ * growths, keys whose hashes are equal (all 64 bits, or the 32 folded bits
+ * the slots keep) are told apart by the caller's comparison, a key not
+ * inserted is not found, and the index stays at most half full. */
+struct oa_kv {
+	uint64_t key;
+	uint64_t hash;
 };
 
-static uint64_t oa_ent_hash(const void *slot, const void *ctx)
+static int oa_same(const void *ctx, uint32_t i)
 {
-	(void)ctx;
-	return ((const struct oa_ent *)slot)->h;
+	const struct oa_kv *const *c = ctx;
+	return c[0][i].key == c[1]->key;
 }
 
-static void test_oa_resize(void **state)
+static void test_oa(void **state)
 {
 	(void)state;
-	size_t n = ARRAY_SIZE(oa_keys);
-	uint32_t *slots = NULL;
-	size_t nslots = 0;
-	struct oa_ent *ents = NULL;
-	size_t nents = 0;
-	char names[ARRAY_SIZE(oa_keys)][8];
-
-	for (size_t i = 0; i < n; i++) {
-		/* insert, growing as callers do: at most half full */
-		if ((i + 1) * 2 > nslots)
-			OA_RESIZE(slots, nslots, nslots ? nslots * 2 : 2, oa_idx_hash, oa_keys);
-		size_t j = oa_keys[i] & (nslots - 1);
-		while (slots[j])
-			j = (j + 1) & (nslots - 1);
-		slots[j] = (uint32_t)i + 1;
-		if ((i + 1) * 2 > nents)
-			OA_RESIZE(ents, nents, nents ? nents * 2 : 2, oa_ent_hash, NULL);
-		snprintf(names[i], sizeof(names[i]), "k%zu", i);
-		j = oa_keys[i] & (nents - 1);
-		while (ents[j].name)
-			j = (j + 1) & (nents - 1);
-		ents[j] = (struct oa_ent){ names[i], oa_keys[i] };
+	enum { N = 5000 };
+	struct oa_kv *v = calloc(N, sizeof(*v));
+	struct oa_index ix = { 0 };	/* zeroed: an empty index */
+	assert_non_null(v);
+	for (uint32_t i = 0; i < N; i++) {
+		v[i].key = (uint64_t)i * 7919 + 1;
+		/* every 3rd key shares its whole hash with the one before it,
+		 * every 5th shares the folded 32 bits only */
+		v[i].hash = i % 3 == 2 ? v[i - 1].hash
+			  : i % 5 == 4 ? hash_u64(i) ^ ((uint64_t)(uint32_t)hash_u64(i) << 32) ^ 0x12345678ull << 32
+			  : hash_u64(v[i].key);
+		struct oa_probe p;
+		const struct oa_kv *ctx[2] = { v, &v[i] };
+		assert_int_equal(oa_find(&ix, v[i].hash, oa_same, ctx, &p), OA_NONE);
+		oa_insert(&ix, &p, i);
+		assert_true(ix.n * 2 <= ix.mask + 1);
+		assert_int_equal((ix.mask + 1) & ix.mask, 0);	/* a power of two */
 	}
-	assert_int_equal(nslots, 16);
-	assert_int_equal(nents, 16);
-	/* once more, to a larger table */
-	OA_RESIZE(slots, nslots, 64, oa_idx_hash, oa_keys);
-	OA_RESIZE(ents, nents, 64, oa_ent_hash, NULL);
-	assert_int_equal(nslots, 64);
-	size_t used = 0, eused = 0;
-	for (size_t j = 0; j < 64; j++) {
-		used += slots[j] != 0;
-		eused += ents[j].name != NULL;
+	assert_int_equal(ix.n, N);
+	for (uint32_t i = 0; i < N; i++) {
+		struct oa_probe p;
+		const struct oa_kv *ctx[2] = { v, &v[i] };
+		assert_int_equal(oa_find(&ix, v[i].hash, oa_same, ctx, &p), i);
 	}
-	assert_int_equal(used, n);
-	assert_int_equal(eused, n);
-	for (size_t i = 0; i < n; i++) {
-		size_t j = oa_keys[i] & 63, probes = 0;
-		while (slots[j] != i + 1) {
-			assert_true(slots[j] != 0);	/* the probe would stop here: lost */
-			j = (j + 1) & 63;
-			assert_true(++probes < 64);
-		}
-		j = oa_keys[i] & 63;
-		while (ents[j].name != names[i]) {
-			assert_non_null(ents[j].name);
-			j = (j + 1) & 63;
-		}
-		assert_int_equal(ents[j].h, oa_keys[i]);
+	/* not inserted: a new key with the hash of an inserted one */
+	struct oa_kv absent = { .key = 3, .hash = v[10].hash };
+	const struct oa_kv *ctx[2] = { v, &absent };
+	struct oa_probe p;
+	assert_int_equal(oa_find(&ix, absent.hash, oa_same, ctx, &p), OA_NONE);
+	oa_free(&ix);
+	assert_null(ix.slots);
+	/* presized: no growth until expect entries */
+	oa_init(&ix, 100);
+	size_t slots = ix.mask + 1;
+	for (uint32_t i = 0; i < 100; i++) {
+		const struct oa_kv *c2[2] = { v, &v[i] };
+		assert_int_equal(oa_find(&ix, v[i].hash, oa_same, c2, &p), OA_NONE);
+		oa_insert(&ix, &p, i);
 	}
-	free(slots);
-	free(ents);
+	assert_int_equal(ix.mask + 1, slots);
+	oa_free(&ix);
+	free(v);
 }
 
 static void test_output_closed(void **state)
@@ -329,7 +315,7 @@ int main(void)
 		cmocka_unit_test(test_read_file_max),
 		cmocka_unit_test(test_parse_duration),
 		cmocka_unit_test(test_output_closed),
-		cmocka_unit_test(test_oa_resize),
+		cmocka_unit_test(test_oa),
 		cmocka_unit_test(test_sort_stable),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -484,40 +484,28 @@ struct hist {
 	bool parent_re_ok;
 	const char **parents;		/* id - 1 -> symbol */
 	size_t nparents, parents_cap;
-	struct { const char *sym; int id; } *pcache;	/* id -1: no match */
-	size_t npcache, pcache_slots;
+	struct { const char *sym; int id; } *pcache;	/* symbols seen (id -1: no match) */
+	size_t npcache, pcache_cap;
+	struct oa_index pcache_index;
 	/* SORT_SRCLINE: the sample's srcline, by id (<< 32 in the state word) */
 	const char **srclines;		/* id - 1 -> srcline */
 	size_t nsrclines, srclines_cap;
-	struct { const char *s; uint32_t id; } *scache;
-	size_t scache_slots;
+	struct oa_index srcline_index;	/* a srcline's id - 1 */
 };
-
-/* Slots of caches keyed by an interned string: the pointer comes first. */
-static uint64_t ptr_slot_hash(const void *slot, const void *ctx)
-{
-	(void)ctx;
-	return hash_u64((uintptr_t)*(const void *const *)slot);
-}
 
 /* Id of an interned srcline string (0: none). */
 static uint32_t srcline_id(struct hist *h, const char *sl)
 {
 	if (!sl)
 		return 0;
-	if ((h->nsrclines + 1) * 2 > h->scache_slots)
-		OA_RESIZE(h->scache, h->scache_slots, h->scache_slots ? h->scache_slots * 2 : 1024, ptr_slot_hash, NULL);
-	size_t mask = h->scache_slots - 1, j = hash_u64((uintptr_t)sl) & mask;
-	while (h->scache[j].s) {
-		if (h->scache[j].s == sl)
-			return h->scache[j].id;
-		j = (j + 1) & mask;
-	}
+	struct oa_probe p = oa_probe(&h->srcline_index, hash_u64((uintptr_t)sl));
+	for (uint32_t i; (i = oa_next(&h->srcline_index, &p)) != OA_NONE;)
+		if (h->srclines[i] == sl)
+			return i + 1;
 	ARRAY_GROW(h->srclines, h->srclines_cap, h->nsrclines + 1);
-	h->srclines[h->nsrclines++] = sl;
-	h->scache[j].s = sl;
-	h->scache[j].id = (uint32_t)h->nsrclines;
-	return h->scache[j].id;
+	h->srclines[h->nsrclines] = sl;
+	oa_insert(&h->srcline_index, &p, (uint32_t)h->nsrclines);
+	return (uint32_t)++h->nsrclines;
 }
 
 #define PARENT_DEFAULT_RE "^sys_|^do_page_fault"
@@ -533,23 +521,20 @@ bool hist_parent_regex_ok(const char *re)
 
 static int parent_of_sym(struct hist *h, const char *sym)
 {
-	if (!h->pcache_slots || h->npcache * 2 >= h->pcache_slots)
-		OA_RESIZE(h->pcache, h->pcache_slots, h->pcache_slots ? h->pcache_slots * 2 : 256, ptr_slot_hash, NULL);
-	size_t mask = h->pcache_slots - 1, j = hash_u64((uintptr_t)sym) & mask;
-	while (h->pcache[j].sym) {
-		if (h->pcache[j].sym == sym)
-			return h->pcache[j].id;
-		j = (j + 1) & mask;
-	}
+	struct oa_probe p = oa_probe(&h->pcache_index, hash_u64((uintptr_t)sym));
+	for (uint32_t i; (i = oa_next(&h->pcache_index, &p)) != OA_NONE;)
+		if (h->pcache[i].sym == sym)
+			return h->pcache[i].id;
 	int id = -1;
 	if (h->parent_re_ok && regexec(&h->parent_re, sym, 0, NULL, 0) == 0) {
 		ARRAY_GROW(h->parents, h->parents_cap, h->nparents + 1);
 		h->parents[h->nparents++] = sym;
 		id = (int)h->nparents;
 	}
-	h->pcache[j].sym = sym;
-	h->pcache[j].id = id;
-	h->npcache++;
+	ARRAY_GROW(h->pcache, h->pcache_cap, h->npcache + 1);
+	h->pcache[h->npcache].sym = sym;
+	h->pcache[h->npcache].id = id;
+	oa_insert(&h->pcache_index, &p, (uint32_t)h->npcache++);
 	return id;
 }
 
@@ -620,8 +605,9 @@ void hist_free(struct hist *h)
 		regfree(&h->parent_re);
 	free(h->parents);
 	free(h->pcache);
+	oa_free(&h->pcache_index);
 	free(h->srclines);
-	free(h->scache);
+	oa_free(&h->srcline_index);
 	free(h);
 }
 

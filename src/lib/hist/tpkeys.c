@@ -6,6 +6,7 @@
  * else (--raw-trace, or a name the line does not show) as libtraceevent
  * prints the field. The trace key splits and orders (ascending) by the line. */
 #include "hist/tpkeys.h"
+#include "oa.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -215,13 +216,14 @@ int tpkeys_expand(const enum sort_key *keys, int nkeys, char *const *names, cons
 struct bent {
 	char *k;
 	size_t kl;
-	uint64_t h;
 	const struct hist_tp *v;
 };
 
+/* Byte strings to values: entries in order, found through an index. */
 struct bmap {
 	struct bent *e;
-	size_t cap, n;
+	size_t n, cap;
+	struct oa_index index;
 };
 
 static uint64_t blob_hash(const void *k, size_t n)
@@ -229,38 +231,37 @@ static uint64_t blob_hash(const void *k, size_t n)
 	return hash_u64(mem_hash(k, n));
 }
 
-static uint64_t bent_hash(const void *slot, const void *ctx)
+/* The value of key k (false: none; *p ready for bmap_put). */
+static bool bmap_get(const struct bmap *m, const void *k, size_t kl, uint64_t h, struct oa_probe *p,
+		     const struct hist_tp **v)
 {
-	(void)ctx;
-	return ((const struct bent *)slot)->h;
+	*p = oa_probe(&m->index, h);
+	for (uint32_t i; (i = oa_next(&m->index, p)) != OA_NONE;)
+		if (m->e[i].kl == kl && !memcmp(m->e[i].k, k, kl)) {
+			*v = m->e[i].v;
+			return true;
+		}
+	return false;
 }
 
-static struct bent *bmap_slot(struct bmap *m, const void *k, size_t kl, uint64_t h)
+/* After a bmap_get of k that found nothing, p from it. */
+static void bmap_put(struct bmap *m, struct oa_probe *p, const void *k, size_t kl, const struct hist_tp *v)
 {
-	if ((m->n + 1) * 2 > m->cap)
-		OA_RESIZE(m->e, m->cap, m->cap ? m->cap * 2 : 256, bent_hash, NULL);
-	size_t j = h & (m->cap - 1);
-	while (m->e[j].k && !(m->e[j].h == h && m->e[j].kl == kl && !memcmp(m->e[j].k, k, kl)))
-		j = (j + 1) & (m->cap - 1);
-	return &m->e[j];
-}
-
-static void bmap_put(struct bmap *m, struct bent *s, const void *k, size_t kl, uint64_t h,
-		     const struct hist_tp *v)
-{
+	ARRAY_GROW(m->e, m->cap, m->n + 1);
+	struct bent *s = &m->e[m->n];
 	s->k = xmalloc(kl ? kl : 1);
 	memcpy(s->k, k, kl);
 	s->kl = kl;
-	s->h = h;
 	s->v = v;
-	m->n++;
+	oa_insert(&m->index, p, (uint32_t)m->n++);
 }
 
 static void bmap_free(struct bmap *m)
 {
-	for (size_t i = 0; i < m->cap; i++)
+	for (size_t i = 0; i < m->n; i++)
 		free(m->e[i].k);
 	free(m->e);
+	oa_free(&m->index);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -329,9 +330,10 @@ const struct hist_tp *tpkeys_values(struct tpkeys *t, const void *raw, size_t si
 	const uint8_t *pl = raw ? (const uint8_t *)raw + po : (const uint8_t *)"";
 	size_t pn = size - po;
 	uint64_t ph = blob_hash(pl, pn);
-	struct bent *ps = bmap_slot(&t->by_payload, pl, pn, ph);
-	if (ps->k)
-		return ps->v;
+	struct oa_probe pp;
+	const struct hist_tp *res;
+	if (bmap_get(&t->by_payload, pl, pn, ph, &pp, &res))
+		return res;
 
 	/* the line (trace, or where the fields' values are read from) */
 	struct strbuf line = { 0 };
@@ -368,10 +370,8 @@ const struct hist_tp *tpkeys_values(struct tpkeys *t, const void *raw, size_t si
 	}
 	sb_free(&line);
 	uint64_t ih = blob_hash(ids.buf, ids.len);
-	struct bent *is = bmap_slot(&t->by_id, ids.buf, ids.len, ih);
-	const struct hist_tp *res;
-	if (is->k) {
-		res = is->v;
+	struct oa_probe ip;
+	if (bmap_get(&t->by_id, ids.buf, ids.len, ih, &ip, &res)) {
 		for (int i = 0; i < t->n; i++) {
 			free((char *)v.id[i]);
 			free((char *)v.text[i]);
@@ -381,13 +381,11 @@ const struct hist_tp *tpkeys_values(struct tpkeys *t, const void *raw, size_t si
 		*nv = v;
 		ARRAY_GROW(t->all, t->cap, t->nall + 1);
 		t->all[t->nall++] = nv;
-		bmap_put(&t->by_id, is, ids.buf, ids.len, ih, nv);
+		bmap_put(&t->by_id, &ip, ids.buf, ids.len, nv);
 		res = nv;
 	}
 	sb_free(&ids);
-	/* the map may have grown: find the payload's slot again */
-	ps = bmap_slot(&t->by_payload, pl, pn, ph);
-	bmap_put(&t->by_payload, ps, pl, pn, ph, res);
+	bmap_put(&t->by_payload, &pp, pl, pn, res);
 	return res;
 }
 

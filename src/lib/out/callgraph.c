@@ -52,12 +52,12 @@ static void cg_value(FILE *f, const struct out_opts *o, uint64_t period, uint64_
 	else if (o->callgraph_value == OUT_CG_COUNT)
 		fprintf(f, "%u", (unsigned)count);
 	else
-		fprintf(f, "%.2f%%", out_pct(period, total));
+		out_put_pct(f, 0, out_pct(period, total));
 }
 
 static void cg_margin(struct cg *g)
 {
-	fprintf(g->f, "            %*s", g->left_margin, "");
+	out_put_spaces(g->f, 12 + abs(g->left_margin));	/* printf's "%*s" of "" */
 }
 
 /* The node that ends the run starting at n (perf keeps such runs in one node). */

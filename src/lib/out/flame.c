@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "oa.h"
 #include "out/out_int.h"
 #include "util.h"
 
@@ -36,8 +37,7 @@ struct fctx {
 	size_t n, cap;
 	struct fname *names;
 	size_t nnames, names_cap;
-	uint32_t *slots;	/* name index + 1 */
-	size_t nslots;
+	struct oa_index name_index;	/* a name by (string, kind) */
 	bool by_period;		/* widths are periods (ns), not samples */
 	int depth_off;		/* frames of this hist sit under a root frame */
 };
@@ -61,39 +61,17 @@ static uint64_t name_hash(const char *s, char kind)
 	return hash_u64((uintptr_t)s * 31 + (unsigned char)kind);
 }
 
-static uint64_t name_slot_hash(const void *slot, const void *ctx)
-{
-	const struct fctx *c = ctx;
-	uint32_t i = *(const uint32_t *)slot - 1;
-	return name_hash(c->names[i].s, c->names[i].kind);
-}
-
-static void names_rehash(struct fctx *c)
-{
-	OA_RESIZE(c->slots, c->nslots, c->nslots ? c->nslots * 2 : 1024, name_slot_hash, c);
-}
-
 static uint32_t name_index(struct fctx *c, const char *s, char kind)
 {
-	size_t mask = c->nslots - 1;
-	size_t j = name_hash(s, kind) & mask;
-
-	for (;;) {
-		uint32_t v = c->slots[j];
-		if (!v)
-			break;
-		if (c->names[v - 1].s == s && c->names[v - 1].kind == kind)
-			return v - 1;
-		j = (j + 1) & mask;
-	}
+	struct oa_probe p = oa_probe(&c->name_index, name_hash(s, kind));
+	for (uint32_t i; (i = oa_next(&c->name_index, &p)) != OA_NONE;)
+		if (c->names[i].s == s && c->names[i].kind == kind)
+			return i;
 	ARRAY_GROW(c->names, c->names_cap, c->nnames + 1);
 	c->names[c->nnames].s = s;
 	c->names[c->nnames].kind = kind;
-	c->slots[j] = (uint32_t)c->nnames + 1;
-	c->nnames++;
-	if (c->nnames * 2 > c->nslots)
-		names_rehash(c);
-	return (uint32_t)c->nnames - 1;
+	oa_insert(&c->name_index, &p, (uint32_t)c->nnames);
+	return (uint32_t)c->nnames++;
 }
 
 static void tree_cb(void *ctx, int depth, const struct hist_frame *frame, uint64_t period, uint64_t samples,
@@ -278,7 +256,7 @@ int out_flamegraph_html_multi(FILE *f, const struct hist *const *hs, const char 
 	const char *title = o && o->title ? o->title : "Flame Graph";
 	uint64_t total = 0;
 
-	names_rehash(&c);
+	oa_init(&c.name_index, 512);
 	uint32_t all = name_index(&c, "all", 'a');
 	for (size_t k = 0; k < nh; k++) {
 		c.depth_off = roots && roots[k] ? 1 : 0;
@@ -342,7 +320,7 @@ int out_flamegraph_html_multi(FILE *f, const struct hist *const *hs, const char 
 
 	free(c.nodes);
 	free(c.names);
-	free(c.slots);
+	oa_free(&c.name_index);
 	if (ferror(f))
 		return -1;	/* the caller names the file (out/ofile.h) */
 	return 0;

@@ -11,6 +11,7 @@
  *   the last is padded, and the symbol column ("[k] name") is never padded;
  * - unresolved symbols widen the symbol column to 22 and the dso to 16. */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include "log.h"
@@ -252,6 +253,38 @@ static void print_header(FILE *f, const struct hist *h, const struct cols *c)
 	fprintf(f, "\n#\n");
 }
 
+void out_put_pct(FILE *f, int width, double pct)
+{
+	double t = pct * 100.0;
+	/* printf rounds pct's exact value; t is within 1e-11 of it (pct <=
+	 * 1e9), so it rounds the same unless it is that close to a tie */
+	if (!(pct >= 0 && pct <= 1e9) || width < 0 || fabs(t - floor(t) - 0.5) < 1e-6) {
+		fprintf(f, "%*.2f%%", width, pct);
+		return;
+	}
+	uint64_t cents = (uint64_t)floor(t + 0.5);
+	char buf[32], *p = buf + sizeof(buf);
+	*--p = '%';
+	*--p = (char)('0' + cents % 10);
+	*--p = (char)('0' + cents / 10 % 10);
+	*--p = '.';
+	uint64_t units = cents / 100;
+	do
+		*--p = (char)('0' + units % 10);
+	while ((units /= 10));
+	int len = (int)(buf + sizeof(buf) - p) - 1;	/* without the '%' */
+	if (width > len)
+		out_put_spaces(f, width - len);
+	fwrite(p, 1, (size_t)(buf + sizeof(buf) - p), f);
+}
+
+void out_put_spaces(FILE *f, int n)
+{
+	static const char sp[] = "                                                                ";
+	for (; n > 0; n -= (int)sizeof(sp) - 1)
+		fwrite(sp, 1, n < (int)sizeof(sp) - 1 ? (size_t)n : sizeof(sp) - 1, f);
+}
+
 static void print_row(FILE *f, const struct hist *h, const struct hist_entry *e, const struct cols *c)
 {
 	uint64_t total = hist_total_period(h);
@@ -264,12 +297,12 @@ static void print_row(FILE *f, const struct hist *h, const struct hist_entry *e,
 		switch (key) {
 		case SORT_OVERHEAD_CHILDREN:	/* perf: N/A without children sums */
 			if (hist_opts(h)->children)
-				fprintf(f, "%*.2f%%", w - 1, out_pct(e->children, total));
+				out_put_pct(f, w - 1, out_pct(e->children, total));
 			else
 				fprintf(f, "%*s", w, "N/A");
 			break;
 		case SORT_OVERHEAD:
-			fprintf(f, "%*.2f%%", w - 1, out_pct(e->self, total));
+			out_put_pct(f, w - 1, out_pct(e->self, total));
 			break;
 		case SORT_SAMPLE:
 			fprintf(f, "%*llu", w, (unsigned long long)e->nr_samples);

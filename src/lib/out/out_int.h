@@ -17,6 +17,13 @@ static inline double out_pct(uint64_t v, uint64_t total)
 	return total ? 100.0 * (double)v / (double)total : 0.0;
 }
 
+/* fprintf(f, "%*.2f%%", width, pct) for pct >= 0, without printf on the
+ * common path (call graphs print one per line); out.c. */
+void out_put_pct(FILE *f, int width, double pct);
+
+/* n spaces. */
+void out_put_spaces(FILE *f, int n);
+
 /* A name, "[unknown]" for none. */
 static inline const char *out_nz(const char *s)
 {

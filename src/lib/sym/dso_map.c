@@ -175,35 +175,31 @@ static const char *module_dso_name(struct machine *m, const char *filename)
 	return strtab_intern_len(m->strs, buf, n);
 }
 
-static uint64_t rank_slot_hash(const void *slot, const void *ctx)
+/* The rank of an interned dso name (0: none yet); *p ready to add it. */
+static uint32_t rank_find(const struct machine *m, const char *name, struct oa_probe *p)
 {
-	(void)ctx;
-	return hash_u64((uintptr_t)((const struct dso_rank *)slot)->name);
-}
-
-/* The slot of an interned dso name in the rank table: its own, or the
- * empty one where it would go (the table has room). */
-static struct dso_rank *rank_slot(const struct machine *m, const char *name)
-{
-	size_t mask = m->rank_slots - 1, j = hash_u64((uintptr_t)name) & mask;
-	while (m->ranks[j].name && m->ranks[j].name != name)
-		j = (j + 1) & mask;
-	return &m->ranks[j];
+	*p = oa_probe(&m->rank_index, hash_u64((uintptr_t)name));
+	for (uint32_t i; (i = oa_next(&m->rank_index, p)) != OA_NONE;)
+		if (m->ranked[i] == name)
+			return i + 1;
+	return 0;
 }
 
 /* The next rank for a dso name not seen yet (name interned). */
 void machine_rank_dso(struct machine *m, const char *name)
 {
-	if ((m->nranks + 1) * 2 > m->rank_slots)
-		OA_RESIZE(m->ranks, m->rank_slots, m->rank_slots ? m->rank_slots * 2 : 64, rank_slot_hash, NULL);
-	struct dso_rank *r = rank_slot(m, name);
-	if (!r->name)
-		*r = (struct dso_rank){ name, (uint32_t)++m->nranks };
+	struct oa_probe p;
+	if (rank_find(m, name, &p))
+		return;
+	ARRAY_GROW(m->ranked, m->ranked_cap, m->nranks + 1);
+	m->ranked[m->nranks] = name;
+	oa_insert(&m->rank_index, &p, (uint32_t)m->nranks++);
 }
 
 uint32_t machine_dso_rank(const struct machine *m, const char *dso)
 {
-	return m->rank_slots && dso ? rank_slot(m, dso)->rank : 0;
+	struct oa_probe p;
+	return dso ? rank_find(m, dso, &p) : 0;
 }
 
 static bool is_kmod_path(const char *path)

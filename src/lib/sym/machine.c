@@ -69,7 +69,8 @@ void machine_free(struct machine *m)
 	free(m->kmaps);
 	free(m->ip_names);
 	free(m->hdr_bids);
-	free(m->ranks);
+	free(m->ranked);
+	oa_free(&m->rank_index);
 	free(m->buildid_dir);
 	free(m->bpf);
 	free(m->cache.entries);

@@ -131,8 +131,9 @@ struct machine {
 	char kernel_owner, unknown_owner;	/* addresses used as cache owners */
 	/* perf's order of creating its dsos, by shown name (machine_dso_rank):
 	 * written by the side-band's thread, read once the records are done */
-	struct dso_rank { const char *name; uint32_t rank; } *ranks;
-	size_t nranks, rank_slots;
+	const char **ranked;		/* dso names in rank order (rank = index + 1) */
+	size_t nranks, ranked_cap;
+	struct oa_index rank_index;	/* a name's rank - 1 */
 };
 
 /* thread.c: the process pid, created empty if new. */

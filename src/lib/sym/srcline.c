@@ -2,6 +2,7 @@
 /* Source lines of addresses (perf report's srcline key), from the DWARF line
  * tables of the file (or of its separate debug file) through libdwfl. One
  * Dwfl per file, kept open; every (file, address) looked up once. */
+#include "oa.h"
 #include "sym/sym_int.h"
 #include "util.h"
 
@@ -18,7 +19,7 @@ struct sl_file {
 	GElf_Addr bias;
 };
 
-struct sl_slot {
+struct sl_line {
 	const char *path;
 	uint64_t addr;
 	const char *line;	/* interned, or NULL: no line */
@@ -28,8 +29,9 @@ struct srcline_cache {
 	pthread_mutex_t lock;
 	struct sl_file *files;
 	size_t nfiles, files_cap;
-	struct sl_slot *slots;
-	size_t nslots, n;
+	struct sl_line *lines;	/* looked up, in order */
+	size_t n, cap;
+	struct oa_index index;	/* a line by (path, addr) */
 };
 
 struct srcline_cache *srcline_cache_new(void)
@@ -47,7 +49,8 @@ void srcline_cache_free(struct srcline_cache *c)
 		if (c->files[i].dwfl)
 			dwfl_end(c->files[i].dwfl);
 	free(c->files);
-	free(c->slots);
+	free(c->lines);
+	oa_free(&c->index);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
@@ -96,31 +99,20 @@ static uint64_t sl_hash(const char *path, uint64_t addr)
 	return hash_u64((uintptr_t)path ^ addr * 0x9e3779b97f4a7c15ull);
 }
 
-static uint64_t sl_slot_hash(const void *slot, const void *ctx)
-{
-	const struct sl_slot *e = slot;
-	(void)ctx;
-	return sl_hash(e->path, e->addr);
-}
-
 const char *srcline_find(struct srcline_cache *c, struct strtab *strs, const char *path, uint64_t addr)
 {
 	pthread_mutex_lock(&c->lock);
-	if ((c->n + 1) * 2 > c->nslots)
-		OA_RESIZE(c->slots, c->nslots, c->nslots ? c->nslots * 2 : 1024, sl_slot_hash, NULL);
-	size_t mask = c->nslots - 1;
-	size_t j = sl_hash(path, addr) & mask;
-	while (c->slots[j].path) {
-		if (c->slots[j].path == path && c->slots[j].addr == addr) {
-			const char *r = c->slots[j].line;
+	struct oa_probe p = oa_probe(&c->index, sl_hash(path, addr));
+	for (uint32_t i; (i = oa_next(&c->index, &p)) != OA_NONE;)
+		if (c->lines[i].path == path && c->lines[i].addr == addr) {
+			const char *r = c->lines[i].line;
 			pthread_mutex_unlock(&c->lock);
 			return r;
 		}
-		j = (j + 1) & mask;
-	}
 	const char *r = lookup(c, strs, path, addr);
-	c->slots[j] = (struct sl_slot){ .path = path, .addr = addr, .line = r };
-	c->n++;
+	ARRAY_GROW(c->lines, c->cap, c->n + 1);
+	c->lines[c->n] = (struct sl_line){ .path = path, .addr = addr, .line = r };
+	oa_insert(&c->index, &p, (uint32_t)c->n++);
 	pthread_mutex_unlock(&c->lock);
 	return r;
 }
