@@ -406,6 +406,7 @@ struct hent {
 	bool no_sym, no_map;	/* perf's NULL symbol, NULL map: no symbol covers the
 				 * address, no map covers it ("[unknown]") */
 	uint64_t sym_start;	/* with the sym key: the symbol's start (ekey.start) */
+	int first_tid;		/* the thread of first_node, for the sort (sort_prepare) */
 };
 
 struct cnode {
@@ -1507,19 +1508,29 @@ static int first_tid(const struct hist *h, const struct hent *e)
 	return e->first_node == NONE ? -1 : h->trie.nodes[e->first_node].first_tid;
 }
 
+/* Each entry's first thread, for the sort (cmp_children compares it for
+ * entries of equal children). */
+static void sort_prepare(struct hist *h)
+{
+	for (size_t i = 0; i < h->nsorted; i++) {
+		struct hent *he = (struct hent *)h->sorted[i];
+		he->first_tid = first_tid(h, he);
+	}
+}
+
 /* perf's children sort: the children period, then "put caller above callee
  * when they have equal period", by the depth of their call graphs, for
  * entries of one thread: the thread of the sample that made each entry.
  * Depths compared within a thread only make this no total order (three
  * entries of equal children can form a cycle), so the entries are sorted by
  * sort_stable, which is defined for such a comparator, not by qsort. */
-static int cmp_children(const struct hist *h, const struct hent *a, const struct hent *b)
+static inline int cmp_children(const struct hist *h, const struct hent *a, const struct hent *b)
 {
 	int c = cmp_desc(a->e.children, b->e.children);
 	if (c)
 		return c;
 	if (h->opts.children && h->opts.callchains && a->max_depth != b->max_depth &&
-	    first_tid(h, a) == first_tid(h, b)) {
+	    a->first_tid == b->first_tid) {
 		/* in callee order the shallower first (perf negates it for caller order) */
 		if (h->opts.callee_children)
 			return a->max_depth < b->max_depth ? -1 : 1;
@@ -1725,6 +1736,7 @@ void hist_finish(struct hist *h)
 		}
 		h->sorted[h->nsorted++] = &he->e;
 	}
+	sort_prepare(h);
 	cmp_hist = h;
 	/* not qsort: perf's children sort is no total order (see cmp_children) */
 	sort_stable(h->sorted, h->nsorted, sizeof(*h->sorted), cmp_entries);
