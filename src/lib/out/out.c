@@ -285,6 +285,14 @@ void out_put_spaces(FILE *f, int n)
 		fwrite(sp, 1, n < (int)sizeof(sp) - 1 ? (size_t)n : sizeof(sp) - 1, f);
 }
 
+/* fprintf(f, "%-*.*s", w, w, s): at most w bytes of s, padded to w. */
+static void put_cut_left(FILE *f, const char *s, int w)
+{
+	size_t n = w > 0 ? strnlen(s, (size_t)w) : 0;
+	fwrite(s, 1, n, f);
+	out_put_spaces(f, w - (int)n);
+}
+
 static void print_row(FILE *f, const struct hist *h, const struct hist_entry *e, const struct cols *c)
 {
 	uint64_t total = hist_total_period(h);
@@ -311,7 +319,7 @@ static void print_row(FILE *f, const struct hist *h, const struct hist_entry *e,
 			fprintf(f, "%*llu", w, (unsigned long long)e->self);
 			break;
 		case SORT_COMM:
-			fprintf(f, "%-*.*s", w, w, out_nz(e->comm));
+			put_cut_left(f, out_nz(e->comm), w);
 			break;
 		case SORT_PID:
 			fprintf(f, "%7d:%-*.*s", e->pid, w - 8, w - 8, out_nz(e->thread_comm ? e->thread_comm : e->comm));
@@ -320,12 +328,17 @@ static void print_row(FILE *f, const struct hist *h, const struct hist_entry *e,
 			fprintf(f, "%*d", w, e->tid);
 			break;
 		case SORT_DSO:
-			fprintf(f, "%-*.*s", w, w, out_nz(e->dso));
+			put_cut_left(f, out_nz(e->dso), w);
 			break;
 		case SORT_SYM: {
-			int n = fprintf(f, "[%c] %s", e->level ? e->level : '?', out_nz(e->sym));
-			if (!last && n < w)
-				fprintf(f, "%*s", w - n, "");
+			const char *sym = out_nz(e->sym);
+			size_t len = strlen(sym);
+			fputc('[', f);
+			fputc(e->level ? e->level : '?', f);
+			fputs("] ", f);
+			fwrite(sym, 1, len, f);
+			if (!last && 4 + (long)len < w)
+				out_put_spaces(f, w - 4 - (int)len);
 			break;
 		}
 		case SORT_CPU:

@@ -495,9 +495,9 @@ static struct pd_file *open_common(struct pd_file *f, char *err, size_t errlen)
 		if (r >= 0)
 			r = open_pipe_mode(f, err, errlen);
 	} else {
+		/* COMPRESSED records are inflated by pd_index when it meets
+		 * the first: no pass over the data for files without */
 		r = open_file_mode(f, err, errlen);
-		if (r >= 0)
-			r = inflate_data(f, err, errlen);
 	}
 	if (r < 0)
 		goto fail;
@@ -930,6 +930,7 @@ int pd_index(struct pd_file *f, char *err, size_t errlen)
 
 	if (f->indexed)
 		return 0;
+again:
 	for (uint64_t off = start; off < end;) {
 		struct perf_event_header hdr;
 		if (end - off < sizeof(hdr)) {
@@ -954,6 +955,20 @@ int pd_index(struct pd_file *f, char *err, size_t errlen)
 						    : "is not a valid record size (corrupt file)");
 			ret = -EINVAL;
 			goto out;
+		}
+		if (hdr.type == PD_RECORD_COMPRESSED && !f->inflated && !f->pipe) {
+			/* perf record -z: the data as perf sees it, then index it */
+			free(idx);
+			idx = NULL;
+			n = cap = 0;
+			last_time = 0;
+			ordered = true;
+			if ((ret = inflate_data(f, err, errlen)) < 0)
+				return ret;
+			start = f->data_off;
+			end = f->data_off + f->data_size;
+			if (f->inflated)
+				goto again;
 		}
 		if (hdr.type == PD_RECORD_COMPRESSED) {	/* inflate_data replaced them all */
 			seterr(err, errlen, "COMPRESSED record at offset %llu inside compressed data: "
