@@ -116,6 +116,17 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
+void grow_array_raw(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return;
+	size_t n = *cap ? *cap : 16;
+	while (n < need)
+		n *= 2;
+	*arr = xrealloc(*arr, n * elem);
+	*cap = n;
+}
+
 void grow_array(void **arr, size_t *cap, size_t need, size_t elem)
 {
 	if (need <= *cap)

@@ -28,6 +28,11 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Grow *arr (element size elem) so that it holds at least need elements. */
 void grow_array(void **arr, size_t *cap, size_t need, size_t elem);
 #define ARRAY_GROW(arr, cap, need) grow_array((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+/* ARRAY_GROW without zeroing the new elements: for arrays whose elements
+ * are written whole before they are read (the pages are touched once, by
+ * the writes, not first by a memset). */
+void grow_array_raw(void **arr, size_t *cap, size_t need, size_t elem);
+#define ARRAY_GROW_RAW(arr, cap, need) grow_array_raw((void **)&(arr), &(cap), (need), sizeof(*(arr)))
 
 /* Growable string. */
 struct strbuf {

@@ -727,8 +727,8 @@ static void add_sample(struct hist *h, const struct hist_sample *s)
 	}
 	size_t need = (has_ip_sym ? 3 : 2) * nf;
 	if (h->npool + need <= STK_POOL_MAX && h->nstks < NONE - 1) {
-		ARRAY_GROW(h->pool, h->pool_cap, h->npool + need);
-		ARRAY_GROW(h->stks, h->stks_cap, h->nstks + 1);
+		ARRAY_GROW_RAW(h->pool, h->pool_cap, h->npool + need);
+		ARRAY_GROW_RAW(h->stks, h->stks_cap, h->nstks + 1);
 		struct stk *k = &h->stks[h->nstks];
 		k->hash = hv;
 		k->root = root;
@@ -1255,7 +1255,7 @@ static int cmp_group(const void *pa, const void *pb)
 
 static uint32_t cn_new(struct hist *h, const struct hist_frame *f, uint64_t period, uint64_t count)
 {
-	ARRAY_GROW(h->cn, h->cn_cap, h->ncn + 1);
+	ARRAY_GROW_RAW(h->cn, h->cn_cap, h->ncn + 1);
 	struct cnode *c = &h->cn[h->ncn];
 	c->frame = f;
 	c->period = period;

@@ -412,7 +412,7 @@ static int inflate_data(struct pd_file *f, char *err, size_t errlen)
 		if (hdr.size < sizeof(hdr) || hdr.size > end - off)
 			break;	/* copied as it is below: pd_index reports it */
 		if (hdr.type != PD_RECORD_COMPRESSED) {
-			ARRAY_GROW(out, cap, len + hdr.size);
+			ARRAY_GROW_RAW(out, cap, len + hdr.size);
 			memcpy(out + len, f->buf + off, hdr.size);
 			len += hdr.size;
 			continue;
@@ -421,7 +421,7 @@ static int inflate_data(struct pd_file *f, char *err, size_t errlen)
 		/* until the input is consumed and zstd has output all it holds
 		 * (a full output buffer may leave some in it) */
 		for (bool full = true; in.pos < in.size || full;) {
-			ARRAY_GROW(out, cap, len + ZSTD_DStreamOutSize());
+			ARRAY_GROW_RAW(out, cap, len + ZSTD_DStreamOutSize());
 			ZSTD_outBuffer o = { out + len, cap - len, 0 };
 			size_t before = in.pos, r = ZSTD_decompressStream(zs, &o, &in);
 			if (ZSTD_isError(r)) {
@@ -447,7 +447,7 @@ static int inflate_data(struct pd_file *f, char *err, size_t errlen)
 		}
 	}
 	if (off < end) {	/* a bad record and what follows: as they are */
-		ARRAY_GROW(out, cap, len + (end - off));
+		ARRAY_GROW_RAW(out, cap, len + (end - off));
 		memcpy(out + len, f->buf + off, end - off);
 		len += end - off;
 	}
@@ -1015,7 +1015,7 @@ again:
 			ordered = false;
 		if (has_time)
 			last_time = t > last_time ? t : last_time;
-		ARRAY_GROW(idx, cap, n + 1);
+		ARRAY_GROW_RAW(idx, cap, n + 1);
 		idx[n].time = t;
 		idx[n].off = off;
 		n++;

@@ -278,7 +278,7 @@ static long load(const char *path, const char *modules, struct strtab *strs, str
 		if ((uint64_t)sb.st_size < block)
 			block = (size_t)sb.st_size + 1;	/* read at once, EOF seen */
 	}
-	ARRAY_GROW(st->syms, st->cap, st->n + lines_max);
+	ARRAY_GROW_RAW(st->syms, st->cap, st->n + lines_max);
 	int err = parse_file(fd, &k, block);
 	close(fd);
 	if (k.long_lines)

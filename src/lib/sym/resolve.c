@@ -68,7 +68,7 @@ static void cache_put(struct rcache *c, const void *owner, uint64_t key, const s
 	struct oa_probe p = oa_probe(&c->index, cache_hash(owner, key));
 	while (oa_next(&c->index, &p) != OA_NONE)
 		;
-	ARRAY_GROW(c->entries, c->cap, c->count + 1);
+	ARRAY_GROW_RAW(c->entries, c->cap, c->count + 1);
 	c->entries[c->count] = (struct centry){ .owner = owner, .key = key, .resolved = *r };
 	oa_insert(&c->index, &p, (uint32_t)c->count++);
 }

@@ -102,7 +102,7 @@ static const char *intern_unlocked(struct strtab *t, const char *s, size_t len)
 		if (strncmp(t->strs[i], s, len) == 0 && t->strs[i][len] == '\0')
 			return t->strs[i];
 	const char *str = arena_copy(t, s, len);
-	ARRAY_GROW(t->strs, t->cap, t->n + 1);
+	ARRAY_GROW_RAW(t->strs, t->cap, t->n + 1);
 	t->strs[t->n] = str;
 	oa_insert(&t->index, &p, (uint32_t)t->n++);
 	return str;

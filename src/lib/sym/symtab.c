@@ -10,7 +10,7 @@
 void symtab_add(struct symtab *st, uint64_t start, uint64_t end, const char *name,
 		const char *aux, uint8_t rank)
 {
-	ARRAY_GROW(st->syms, st->cap, st->n + 1);
+	ARRAY_GROW_RAW(st->syms, st->cap, st->n + 1);
 	struct sym *s = &st->syms[st->n++];
 	s->start = start;
 	s->end = end;
