@@ -7,6 +7,13 @@
 #           and on a two-event recording (cpu-clock,page-faults: a block each);
 #   record: overhead on a CPU-bound workload at -F 999 and -F 4999 with -g,
 #           and peak RSS of the recorder.
+# Each report row also times the bpfperf of a baseline tree (BASE, a git
+# ref, default 22bcbae: the tree before the perf-compatibility work; built
+# once into $OUT/base-<ref>/), so that a slowdown shows in the table; runs
+# are interleaved (perf, this tree, BASE; REPS rounds), medians shown. A
+# recording of about 1M samples (perf record -a -g -F $HUGE_F for $HUGE_SECS
+# seconds) shows how the cost grows with the work. BASE=none leaves the
+# baseline out, HUGE_SECS=0 the large recording.
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh --bench >/dev/null
@@ -16,7 +23,21 @@ SECS=${SECS:-25}
 WORK=${WORK:-12000000}
 REPS=${REPS:-3}
 B=$PWD/build/bpfperf
+BASE=${BASE:-22bcbae}
+HUGE_SECS=${HUGE_SECS:-30}
+HUGE_F=${HUGE_F:-19999}
 mkdir -p "$OUT"
+BB=""
+if [ "$BASE" != none ]; then
+  BB=$OUT/base-$BASE/build/bpfperf
+  if [ ! -x "$BB" ]; then
+    rm -rf "$OUT/base-$BASE"
+    git worktree add --detach "$OUT/base-$BASE" "$BASE" >/dev/null 2>&1 ||
+      { echo "bench: cannot check out BASE=$BASE (a git ref of this repository)" >&2; exit 1; }
+    (cd "$OUT/base-$BASE" && meson setup build >/dev/null && ninja -C build >/dev/null) ||
+      { echo "bench: the BASE=$BASE tree does not build" >&2; exit 1; }
+  fi
+fi
 cd "$OUT"
 
 # overhead of a time over the baseline, e.g. "+3.1%"
@@ -38,11 +59,32 @@ perf record -a -g -F 4999 -e cpu-clock,page-faults -o big-multi.data -- sh "$OLD
 nsamp=$("$B" report -i big-perf.data --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total_samples"])')
 ndso=$("$B" report -i big-perf.data --sort dso --no-children --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["entries"]))')
 nsamp2=$("$B" report -i big-ours.data --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total_samples"])')
+files="big-perf.data big-ours.data big-multi.data"
+nsamp3=""
+if [ "$HUGE_SECS" != 0 ]; then
+  echo "# recording ${HUGE_SECS}s with perf record -a -g -F $HUGE_F (about 1M samples)" >&2
+  perf record -a -g -F "$HUGE_F" -o huge-perf.data -- sh "$OLDPWD/bench/mixed_workload.sh" "$HUGE_SECS" >/dev/null 2>>rec.err
+  nsamp3=$("$B" report -i huge-perf.data --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total_samples"])')
+  files="$files huge-perf.data"
+fi
+
+# interleaved: one run of each command per round, REPS rounds; prints the
+# median "seconds maxrss_kb" of each command, one line each
+measure_rounds() {
+  for r in $(seq "$REPS"); do
+    i=0
+    for c in "$@"; do
+      /usr/bin/time -f '%e %M' -o t.$$ sh -c "$c" >/dev/null 2>&1 || true
+      echo "$i $(tail -1 t.$$)"
+      i=$((i + 1))
+    done
+  done | sort -k1,1n -k2,2n | awk -v n="$REPS" '{ k = $1; c[k]++; if (c[k] == int((n + 1) / 2)) print $2, $3 }'
+}
 
 {
-echo "| what | bpfperf | perf | ratio (perf / bpfperf) |"
-echo "|---|---|---|---|"
-for f in big-perf.data big-ours.data big-multi.data; do
+echo "| what | bpfperf | perf | ratio (perf / bpfperf) | bpfperf at $BASE | this tree / $BASE |"
+echo "|---|---|---|---|---|---|"
+for f in $files; do
   # A figure for a tool that failed would be meaningless: check both read the file.
   for tool in "perf report -i $f --stdio" "$B report -i $f"; do
     if ! $tool --no-children >check.out 2>check.err || grep -qi 'failed to process' check.err ||
@@ -51,12 +93,22 @@ for f in big-perf.data big-ours.data big-multi.data; do
     fi
   done
   for mode in children no-children; do
-    set -- $(measure perf report -i $f --stdio --$mode)
-    pt=$1; pm=$2
-    set -- $(measure "$B" report -i $f --$mode)
-    bt=$1; bm=$2
-    echo "| report --$mode, $f: time | ${bt} s | ${pt} s | $(echo "$pt $bt" | awk '{ printf "%.1fx faster", $1 / ($2 > 0 ? $2 : 0.001) }') |"
-    echo "| report --$mode, $f: peak RSS | $((bm / 1024)) MiB | $((pm / 1024)) MiB | $(echo "$pm $bm" | awk '{ printf "%.1fx less", $1 / $2 }') |"
+    if [ -n "$BB" ]; then
+      set -- $(measure_rounds "perf report -i $f --stdio --$mode" "$B report -i $f --$mode" \
+                              "$BB report -i $f --$mode")
+      pt=$1 pm=$2 bt=$3 bm=$4 ot=$5 om=$6
+    else
+      set -- $(measure_rounds "perf report -i $f --stdio --$mode" "$B report -i $f --$mode")
+      pt=$1 pm=$2 bt=$3 bm=$4 ot="" om=""
+    fi
+    base_t="" base_m="" rel_t="" rel_m=""
+    if [ -n "$ot" ]; then
+      base_t="${ot} s"; base_m="$((om / 1024)) MiB"
+      rel_t=$(echo "$bt $ot" | awk '{ printf "%.2fx the time", $1 / ($2 > 0 ? $2 : 0.001) }')
+      rel_m=$(echo "$bm $om" | awk '{ printf "%.2fx the memory", $1 / $2 }')
+    fi
+    echo "| report --$mode, $f: time | ${bt} s | ${pt} s | $(echo "$pt $bt" | awk '{ printf "%.1fx faster", $1 / ($2 > 0 ? $2 : 0.001) }') | $base_t | $rel_t |"
+    echo "| report --$mode, $f: peak RSS | $((bm / 1024)) MiB | $((pm / 1024)) MiB | $(echo "$pm $bm" | awk '{ printf "%.1fx less", $1 / $2 }') | $base_m | $rel_m |"
   done
 done
 set -- $(for i in $(seq "$REPS"); do "$OLDPWD/build/bench/cpu_work" "$WORK"; done | sort -n | sed -n "$(( (REPS + 1) / 2 ))p")
@@ -73,5 +125,5 @@ for F in 999 4999; do
 done
 echo
 nmulti=$("$B" report -i big-multi.data --json | python3 -c 'import json,sys; print(" + ".join("%d %s" % (e["samples"], e["name"]) for e in json.load(sys.stdin)["events"]))')
-echo "Large recordings: big-perf.data ${nsamp} samples (perf record), big-ours.data ${nsamp2} samples (bpfperf record), ${ndso} DSOs; big-multi.data (perf record -e cpu-clock,page-faults): ${nmulti} samples; ${REPS} runs each, median."
+echo "Large recordings: big-perf.data ${nsamp} samples (perf record), big-ours.data ${nsamp2} samples (bpfperf record), ${ndso} DSOs; big-multi.data (perf record -e cpu-clock,page-faults): ${nmulti} samples${nsamp3:+; huge-perf.data ${nsamp3} samples (perf record -F $HUGE_F)}; ${REPS} interleaved rounds, median."
 } | tee results.md
