@@ -34,13 +34,13 @@ static void cg_put_name(FILE *f, const struct callchain_node *n)
 	if (n->frame && n->frame->ip_sym)
 		fprintf(f, "%#llx", strtoull(n->frame->ip_sym, NULL, 16));
 	else
-		fputs(n->frame && n->frame->sym ? n->frame->sym : "[unknown]", f);
+		fputs_unlocked(n->frame && n->frame->sym ? n->frame->sym : "[unknown]", f);
 }
 
 static void cg_print_name(FILE *f, const struct callchain_node *n)
 {
 	cg_put_name(f, n);
-	fputc('\n', f);
+	fputc_unlocked('\n', f);
 }
 
 /* perf's callchain_node__fprintf_value: a percentage of total, the period
@@ -109,8 +109,8 @@ static void cg_line(struct cg *g, int depth, const unsigned char *mask)
 {
 	cg_margin(g);
 	for (int i = 0; i < depth; i++)
-		fputs(mask[i] ? "|          " : "           ", g->f);
-	fputc('\n', g->f);
+		fputs_unlocked(mask[i] ? "|          " : "           ", g->f);
+	fputc_unlocked('\n', g->f);
 	g->printed = true;
 }
 
@@ -121,19 +121,19 @@ static void cg_frame(struct cg *g, uint64_t period, uint64_t count, uint64_t tot
 {
 	cg_margin(g);
 	for (int i = 0; i < depth; i++) {
-		fputc(mask[i] ? '|' : ' ', g->f);
+		fputc_unlocked(mask[i] ? '|' : ' ', g->f);
 		if (!idx && i == depth - 1) {
-			fputs("--", g->f);
+			fputs_unlocked("--", g->f);
 			cg_value(g->f, g->o, period, count, total);
-			fputs("--", g->f);
+			fputs_unlocked("--", g->f);
 		} else {
-			fputs("          ", g->f);
+			fputs_unlocked("          ", g->f);
 		}
 	}
 	if (n)
 		cg_print_name(g->f, n);
 	else
-		fputs("[...]\n", g->f);
+		fputs_unlocked("[...]\n", g->f);
 	g->printed = true;
 }
 
@@ -211,9 +211,9 @@ static void print_graph(FILE *f, const struct hist *h, const struct hist_entry *
 			if (!(i == 0 && skip_first)) {
 				if (!printed) {
 					cg_margin(&g);
-					fputs("|\n", f);
+					fputs_unlocked("|\n", f);
 					cg_margin(&g);
-					fputs("---", f);
+					fputs_unlocked("---", f);
 					g.left_margin += 3;
 					printed = true;
 				} else {
@@ -233,7 +233,7 @@ static void print_graph(FILE *f, const struct hist *h, const struct hist_entry *
 	unsigned char mask[2] = { 1, 0 };
 	cg_rec(&g, base, g.fractal ? parent_samples : g.total, 1, mask);
 	if (g.printed)
-		fputc('\n', f);
+		fputc_unlocked('\n', f);
 }
 
 /* A chain that ends at a node (perf's hit): the node's period less its
@@ -321,22 +321,22 @@ static void print_flat(FILE *f, const struct hist *h, const struct hist_entry *e
 		const struct callchain_node *last = c->path[c->len - 1];
 		if (folded) {
 			cg_value(f, o, c->hit, c->hit_count, total);
-			fputc(' ', f);
+			fputc_unlocked(' ', f);
 			for (size_t j = 0; j < c->len; j++) {
 				if (j)
-					fputc(';', f);
+					fputc_unlocked(';', f);
 				cg_put_name(f, c->path[j]);
 			}
-			fputc('\n', f);
+			fputc_unlocked('\n', f);
 		} else {
-			fputs("           ", f);
+			fputs_unlocked("           ", f);
 			cg_value(f, o, last->period, last->count, total);
-			fputc('\n', f);
+			fputc_unlocked('\n', f);
 			for (size_t j = 0; j < c->len; j++) {
-				fputs("                ", f);
+				fputs_unlocked("                ", f);
 				cg_print_name(f, c->path[j]);
 			}
-			fputc('\n', f);
+			fputc_unlocked('\n', f);
 		}
 	}
 	for (size_t i = 0; i < fl.n; i++)

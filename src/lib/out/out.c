@@ -226,7 +226,7 @@ static void compute_widths(const struct hist *h, struct cols *c)
 static void print_dots(FILE *f, int n)
 {
 	for (int i = 0; i < n; i++)
-		fputc('.', f);
+		fputc_unlocked('.', f);
 }
 
 static bool right_aligned(const struct hist *h, enum sort_key k)
@@ -239,15 +239,15 @@ static void print_header(FILE *f, const struct hist *h, const struct cols *c)
 {
 	for (int k = 0; k < c->n; k++) {
 		enum sort_key key = c->col[k];
-		fputs(k ? "  " : "# ", f);
+		fputs_unlocked(k ? "  " : "# ", f);
 		if (right_aligned(h, key))
 			fprintf(f, "%*s", c->w[key], col_header(h, c, key));
 		else
 			fprintf(f, "%-*s", c->w[key], col_header(h, c, key));
 	}
-	fputc('\n', f);
+	fputc_unlocked('\n', f);
 	for (int k = 0; k < c->n; k++) {
-		fputs(k ? "  " : "# ", f);
+		fputs_unlocked(k ? "  " : "# ", f);
 		print_dots(f, c->w[c->col[k]]);
 	}
 	fprintf(f, "\n#\n");
@@ -275,21 +275,21 @@ void out_put_pct(FILE *f, int width, double pct)
 	int len = (int)(buf + sizeof(buf) - p) - 1;	/* without the '%' */
 	if (width > len)
 		out_put_spaces(f, width - len);
-	fwrite(p, 1, (size_t)(buf + sizeof(buf) - p), f);
+	fwrite_unlocked(p, 1, (size_t)(buf + sizeof(buf) - p), f);
 }
 
 void out_put_spaces(FILE *f, int n)
 {
 	static const char sp[] = "                                                                ";
 	for (; n > 0; n -= (int)sizeof(sp) - 1)
-		fwrite(sp, 1, n < (int)sizeof(sp) - 1 ? (size_t)n : sizeof(sp) - 1, f);
+		fwrite_unlocked(sp, 1, n < (int)sizeof(sp) - 1 ? (size_t)n : sizeof(sp) - 1, f);
 }
 
 /* fprintf(f, "%-*.*s", w, w, s): at most w bytes of s, padded to w. */
 static void put_cut_left(FILE *f, const char *s, int w)
 {
 	size_t n = w > 0 ? strnlen(s, (size_t)w) : 0;
-	fwrite(s, 1, n, f);
+	fwrite_unlocked(s, 1, n, f);
 	out_put_spaces(f, w - (int)n);
 }
 
@@ -301,7 +301,7 @@ static void print_row(FILE *f, const struct hist *h, const struct hist_entry *e,
 		enum sort_key key = c->col[k];
 		bool last = k == c->n - 1;
 		int w = c->w[key];
-		fputs("  ", f);
+		fputs_unlocked("  ", f);
 		switch (key) {
 		case SORT_OVERHEAD_CHILDREN:	/* perf: N/A without children sums */
 			if (hist_opts(h)->children)
@@ -333,10 +333,10 @@ static void print_row(FILE *f, const struct hist *h, const struct hist_entry *e,
 		case SORT_SYM: {
 			const char *sym = out_nz(e->sym);
 			size_t len = strlen(sym);
-			fputc('[', f);
-			fputc(e->level ? e->level : '?', f);
-			fputs("] ", f);
-			fwrite(sym, 1, len, f);
+			fputc_unlocked('[', f);
+			fputc_unlocked(e->level ? e->level : '?', f);
+			fputs_unlocked("] ", f);
+			fwrite_unlocked(sym, 1, len, f);
 			if (!last && 4 + (long)len < w)
 				out_put_spaces(f, w - 4 - (int)len);
 			break;
@@ -365,7 +365,7 @@ static void print_row(FILE *f, const struct hist *h, const struct hist_entry *e,
 			break;
 		}
 	}
-	fputc('\n', f);
+	fputc_unlocked('\n', f);
 }
 
 int out_table(FILE *f, const struct hist *h, const struct out_opts *o)
@@ -383,7 +383,7 @@ int out_table(FILE *f, const struct hist *h, const struct out_opts *o)
 		fprintf(f, "# Samples: %s of event '%s'", nbuf, o->event_name ? o->event_name : "cpu-clock");
 		if (o->time_slices)
 			fprintf(f, " (time slices: %s)", o->time_slices);
-		fputc('\n', f);
+		fputc_unlocked('\n', f);
 		fprintf(f, "# Event count (approx.): %llu\n#\n", (unsigned long long)hist_total_period(h));
 		print_header(f, h, &c);
 	}
@@ -395,7 +395,7 @@ int out_table(FILE *f, const struct hist *h, const struct out_opts *o)
 		if (o->callgraph)
 			out_print_callgraph(f, h, e, o);
 	}
-	fputs("\n\n", f);
+	fputs_unlocked("\n\n", f);
 	if (ferror(f))
 		return -1;	/* the caller names the file (out/ofile.h) */
 	return 0;

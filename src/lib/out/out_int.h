@@ -17,6 +17,9 @@ static inline double out_pct(uint64_t v, uint64_t total)
 	return total ? 100.0 * (double)v / (double)total : 0.0;
 }
 
+/* The table and its call graphs write one stream from one thread: they use
+ * stdio's _unlocked calls (no lock per character or field). */
+
 /* fprintf(f, "%*.2f%%", width, pct) for pct >= 0, without printf on the
  * common path (call graphs print one per line); out.c. */
 void out_put_pct(FILE *f, int width, double pct);
