@@ -24,7 +24,7 @@ WORK=${WORK:-12000000}
 REPS=${REPS:-3}
 B=$PWD/build/bpfperf
 BASE=${BASE:-22bcbae}
-HUGE_SECS=${HUGE_SECS:-30}
+HUGE_SECS=${HUGE_SECS:-16}
 HUGE_F=${HUGE_F:-19999}
 mkdir -p "$OUT"
 BB=""

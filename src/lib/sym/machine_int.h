@@ -140,7 +140,15 @@ struct machine {
 struct proc *machine_proc_findnew(struct machine *m, int pid);
 /* thread.c: the process of a sample's (pid, tid), by the thread's process
  * when pid has none; NULL when neither is known. */
-struct proc *machine_proc_of(struct machine *m, int pid, int tid);
+struct proc *machine_proc_lookup(struct machine *m, int pid, int tid);
+/* The process of (pid, tid): the last one asked for without a lookup (runs
+ * of samples of one process), else machine_proc_lookup. */
+static inline struct proc *machine_proc_of(struct machine *m, int pid, int tid)
+{
+	if (pid == m->last_pid && m->last_proc)
+		return m->last_proc;
+	return machine_proc_lookup(m, pid, tid);
+}
 /* dso_map.c: the next rank for a dso name not seen yet (name interned). */
 void machine_rank_dso(struct machine *m, const char *name);
 /* bpf_ranges.c: the BPF program (KSYMBOL range) covering addr, or NULL. */

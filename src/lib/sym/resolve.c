@@ -105,7 +105,11 @@ static const char *shown_name(struct machine *m, const struct sym *s, bool deman
 /* BPF programs: time-ordered, so on the side-band's thread. */
 static bool resolve_bpf(struct machine *m, uint64_t addr, struct resolved *out)
 {
-	const struct bpf_range *b = m->nbpf ? machine_bpf_find(m, addr) : NULL;
+	/* the ranges are sorted and apart: most kernel addresses are outside
+	 * all of them (kernel text below the JIT's area) */
+	if (!m->nbpf || addr < m->bpf[0].start || addr >= m->bpf[m->nbpf - 1].end)
+		return false;
+	const struct bpf_range *b = machine_bpf_find(m, addr);
 	if (!b)
 		return false;
 	*out = (struct resolved){ .dso = b->name, .dso_path = b->name, .sym = b->name,

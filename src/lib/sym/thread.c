@@ -83,10 +83,8 @@ struct proc *machine_proc_findnew(struct machine *m, int pid)
 	return p;
 }
 
-struct proc *machine_proc_of(struct machine *m, int pid, int tid)
+struct proc *machine_proc_lookup(struct machine *m, int pid, int tid)
 {
-	if (pid == m->last_pid && m->last_proc)
-		return m->last_proc;
 	struct proc *p = ih_get(&m->procs, pid);
 	if (!p) {
 		struct thread *t = ih_get(&m->threads, tid);
