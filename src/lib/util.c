@@ -557,37 +557,52 @@ void kmod_files(const struct kmod_range *mods, size_t n, char **files)
 	free(buf);
 }
 
-/* sort_stable of n pointers: the same bottom-up merges, each element moved
- * as one word. cmp gets the addresses of two elements, as qsort's. */
-static void sort_stable_ptrs(void **a, size_t n, int (*cmp)(const void *, const void *))
-{
-	void **tmp = xmalloc(n * sizeof(*tmp)), **src = a, **dst = tmp;
-	for (size_t w = 1; w < n; w *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-			size_t i = lo, j = mid, k = lo;
-			while (i < mid && j < hi)
-				dst[k++] = cmp(&src[j], &src[i]) < 0 ? src[j++] : src[i++];
-			while (i < mid)
-				dst[k++] = src[i++];
-			while (j < hi)
-				dst[k++] = src[j++];
-		}
-		void **t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != a)
-		memcpy(a, src, n * sizeof(*a));
-	free(tmp);
+/* sort_stable's merges for elements of one word type, moved by assignment
+ * (no memcpy per move): pointers, and pairs of words (a key and a pointer).
+ * The same bottom-up schedule as the generic loop below, so the same order
+ * for any comparator. */
+struct word_pair {
+	uint64_t w[2];
+};
+typedef void *word_ptr;
+
+#define DEFINE_SORT_STABLE_OF(name, type)							\
+static void name(type *a, size_t n, int (*cmp)(const void *, const void *))			\
+{												\
+	type *tmp = xmalloc(n * sizeof(*tmp)), *src = a, *dst = tmp;				\
+	for (size_t w = 1; w < n; w *= 2) {							\
+		for (size_t lo = 0; lo < n; lo += 2 * w) {					\
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;	\
+			size_t i = lo, j = mid, k = lo;						\
+			while (i < mid && j < hi)						\
+				dst[k++] = cmp(&src[j], &src[i]) < 0 ? src[j++] : src[i++];	\
+			while (i < mid)								\
+				dst[k++] = src[i++];						\
+			while (j < hi)								\
+				dst[k++] = src[j++];						\
+		}										\
+		type *t = src;									\
+		src = dst;									\
+		dst = t;									\
+	}											\
+	if (src != a)										\
+		memcpy(a, src, n * sizeof(*a));							\
+	free(tmp);										\
 }
+
+DEFINE_SORT_STABLE_OF(sort_stable_ptrs, word_ptr)
+DEFINE_SORT_STABLE_OF(sort_stable_pairs, struct word_pair)
 
 void sort_stable(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
 	if (n < 2)
 		return;
 	if (size == sizeof(void *)) {	/* arrays of pointers: the same merges, words moved */
-		sort_stable_ptrs(base, n, (int (*)(const void *, const void *))cmp);
+		sort_stable_ptrs(base, n, cmp);
+		return;
+	}
+	if (size == 2 * sizeof(uint64_t)) {	/* pairs of words (a key and a pointer) */
+		sort_stable_pairs(base, n, cmp);
 		return;
 	}
 	unsigned char *a = base, *tmp = xmalloc(n * size), *src = a, *dst = tmp;

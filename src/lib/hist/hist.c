@@ -1623,6 +1623,19 @@ static int cmp_entries(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
+struct keyed {
+	uint64_t key;		/* cmp_entries' first comparison: the period, highest first */
+	struct hist_entry *e;
+};
+
+static int cmp_keyed(const void *pa, const void *pb)
+{
+	const struct keyed *a = pa, *b = pb;
+	if (a->key != b->key)
+		return a->key > b->key ? -1 : 1;
+	return cmp_entries(&a->e, &b->e);
+}
+
 void hist_dso_order(struct hist *h, uint32_t (*rank_of)(const void *ctx, const char *dso), const void *ctx)
 {
 	h->dso_rank = rank_of;
@@ -1739,7 +1752,20 @@ void hist_finish(struct hist *h)
 	sort_prepare(h);
 	cmp_hist = h;
 	/* not qsort: perf's children sort is no total order (see cmp_children) */
-	sort_stable(h->sorted, h->nsorted, sizeof(*h->sorted), cmp_entries);
+	if (h->opts.exact_order) {
+		sort_stable(h->sorted, h->nsorted, sizeof(*h->sorted), cmp_entries);
+	} else {
+		/* cmp_entries decides first by the children (or self) period:
+		 * kept beside each pointer, most comparisons read no entry */
+		struct keyed *k = xmalloc((h->nsorted ? h->nsorted : 1) * sizeof(*k));
+		for (size_t i = 0; i < h->nsorted; i++)
+			k[i] = (struct keyed){ h->opts.children ? h->sorted[i]->children : h->sorted[i]->self,
+					       h->sorted[i] };
+		sort_stable(k, h->nsorted, sizeof(*k), cmp_keyed);
+		for (size_t i = 0; i < h->nsorted; i++)
+			h->sorted[i] = k[i].e;
+		free(k);
+	}
 	cmp_hist = NULL;
 	oa_free(&h->eindex);
 }
