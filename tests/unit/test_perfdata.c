@@ -12,6 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <bpf/btf.h>
+#include <linux/btf.h>
+
 #include "log.h"
 #include "perfdata/bpf_info.h"
 #include "perfdata/dump.h"
@@ -526,6 +529,75 @@ static void test_bpf_prog_info_encoding(void **state)
 	sb_free(&b);
 }
 
+/* The name of subprogram sub is want. */
+static void assert_prog_name(const struct bpf_prog_info *info, const struct btf *btf,
+			     uint32_t sub, const char *want)
+{
+	char buf[256];
+	pd_bpf_prog_name(info, btf, sub, buf, sizeof(buf));
+	assert_string_equal(buf, want);
+}
+
+/* pd_bpf_prog_name: perf's names (synthesize_bpf_prog_name), which are the
+ * kernel's KSYMBOL names: the tag of the subprogram itself (prog_tags[sub],
+ * not the program tag, also for subprogram 0), every byte as two digits, then
+ * the BTF func name, else the program name for one function (no suffix when
+ * it is empty), else "F". */
+static void test_bpf_prog_name(void **state)
+{
+	(void)state;
+	uint8_t tags[3][8] = { { 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef },
+			       { 0x00, 0x00, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f },
+			       { 0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10 } };
+	struct bpf_prog_info info = { .nr_jited_ksyms = 1, .nr_prog_tags = 1 };
+	memcpy(info.tag, tags[0], 8);
+	info.prog_tags = (uint64_t)(uintptr_t)tags;
+	strcpy(info.name, "my_prog");
+	assert_prog_name(&info, NULL, 0, "bpf_prog_0123456789abcdef_my_prog");
+	/* a 15-character name (the most the kernel keeps) */
+	strcpy(info.name, "fifteen_chars_x");
+	assert_prog_name(&info, NULL, 0, "bpf_prog_0123456789abcdef_fifteen_chars_x");
+	/* empty name: the tag alone, as the kernel's kallsyms name */
+	memset(info.name, 0, sizeof(info.name));
+	assert_prog_name(&info, NULL, 0, "bpf_prog_0123456789abcdef");
+	/* leading zero bytes of the tag are kept */
+	info.prog_tags = (uint64_t)(uintptr_t)tags[1];
+	memcpy(info.tag, tags[1], 8);
+	strcpy(info.name, "z");
+	assert_prog_name(&info, NULL, 0, "bpf_prog_00000a0b0c0d0e0f_z");
+
+	/* several subprograms without BTF: each its own tag, named "F"; the
+	 * program tag (here different from prog_tags[0]) is not used */
+	info.prog_tags = (uint64_t)(uintptr_t)tags;
+	info.nr_prog_tags = 3;
+	info.nr_jited_ksyms = 3;
+	memset(info.tag, 0x77, 8);
+	strcpy(info.name, "my_prog");
+	assert_prog_name(&info, NULL, 0, "bpf_prog_0123456789abcdef_F");
+	assert_prog_name(&info, NULL, 1, "bpf_prog_00000a0b0c0d0e0f_F");
+	assert_prog_name(&info, NULL, 2, "bpf_prog_fedcba9876543210_F");
+
+	/* with BTF: each subprogram's func name, also for a single function */
+	struct btf *btf = btf__new_empty();
+	assert_non_null(btf);
+	int int_id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	int proto = btf__add_func_proto(btf, int_id);
+	int f_main = btf__add_func(btf, "main_fn", BTF_FUNC_GLOBAL, proto);
+	int f_a = btf__add_func(btf, "helper_a", BTF_FUNC_STATIC, proto);
+	int f_b = btf__add_func(btf, "helper_b", BTF_FUNC_STATIC, proto);
+	assert_true(int_id > 0 && proto > 0 && f_main > 0 && f_a > 0 && f_b > 0);
+	struct bpf_func_info fi[3] = { { 0, (uint32_t)f_main }, { 10, (uint32_t)f_a },
+				       { 20, (uint32_t)f_b } };
+	info.func_info = (uint64_t)(uintptr_t)fi;
+	info.nr_func_info = 3;
+	info.func_info_rec_size = sizeof(fi[0]);
+	assert_prog_name(&info, btf, 0, "bpf_prog_0123456789abcdef_main_fn");
+	assert_prog_name(&info, btf, 1, "bpf_prog_00000a0b0c0d0e0f_helper_a");
+	assert_prog_name(&info, btf, 2, "bpf_prog_fedcba9876543210_helper_b");
+	info.nr_jited_ksyms = info.nr_prog_tags = info.nr_func_info = 1;
+	assert_prog_name(&info, btf, 0, "bpf_prog_0123456789abcdef_main_fn");
+	btf__free(btf);
+}
 
 /* out_header: perf's lines for the sections written, and no read past a
  * section whatever its bytes (every section cut short and filled with
@@ -663,6 +735,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_and_corrupt),
 		cmocka_unit_test(test_inflated_sideband_records),
 		cmocka_unit_test(test_bpf_prog_info_encoding),
+		cmocka_unit_test(test_bpf_prog_name),
 		cmocka_unit_test(test_header_print),
 		cmocka_unit_test(test_dump_time_conv),
 	};

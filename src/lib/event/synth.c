@@ -249,42 +249,6 @@ int synth_all_processes(struct synth *s, pid_t skip_pid)
 	return err;
 }
 
-void synth_bpf_prog_name(const struct bpf_prog_info *info, const void *btf_data,
-			 uint32_t btf_size, uint32_t sub, char *buf, size_t len)
-{
-	const uint8_t *tags = (const uint8_t *)(uintptr_t)info->prog_tags;
-	/* The kernel names the main function with the program tag (as in
-	 * kallsyms), subprograms with their own tags. */
-	const uint8_t *tag = (sub > 0 && tags && sub < info->nr_prog_tags) ? tags + 8 * sub : info->tag;
-	int n = snprintf(buf, len, "bpf_prog_");
-	for (int i = 0; i < 8 && n > 0 && (size_t)n < len; i++)
-		n += snprintf(buf + n, len - (size_t)n, "%02x", tag[i]);
-	if (n < 0 || (size_t)n >= len)
-		return;
-	const char *short_name = NULL;
-	struct btf *btf = NULL;
-	if (btf_data && info->func_info && sub < info->nr_func_info &&
-	    info->func_info_rec_size >= sizeof(struct bpf_func_info)) {
-		btf = btf__new(btf_data, btf_size);
-		if (btf && libbpf_get_error(btf))
-			btf = NULL;
-		if (btf) {
-			struct bpf_func_info fi;
-			memcpy(&fi, (const uint8_t *)(uintptr_t)info->func_info +
-				   (size_t)sub * info->func_info_rec_size, sizeof(fi));
-			const struct btf_type *t = btf__type_by_id(btf, fi.type_id);
-			if (t)
-				short_name = btf__name_by_offset(btf, t->name_off);
-		}
-	}
-	if (!short_name && sub == 0 && info->nr_jited_ksyms <= 1)
-		short_name = info->name[0] ? info->name : NULL;
-	if (!short_name)
-		short_name = "F";
-	snprintf(buf + n, len - (size_t)n, "_%s", short_name);
-	btf__free(btf);
-}
-
 static const struct pd_btf_blob *find_btf(struct synth *s, uint32_t id)
 {
 	for (size_t i = 0; i < s->nbtfs; i++)
@@ -345,12 +309,15 @@ int synth_bpf_program(struct synth *s, uint32_t prog_id, bool emit_records)
 	if (info.nr_jited_func_lens < nsub)
 		nsub = info.nr_jited_func_lens;
 
+	struct btf *bt = btf && info.nr_func_info ? btf__new(btf->data, btf->size) : NULL;
+	if (bt && libbpf_get_error(bt))
+		bt = NULL;
 	struct strbuf b = { 0 };
 	int err = 0;
 	uint32_t pid = (uint32_t)-1, tid = 0;
 	for (uint32_t i = 0; i < nsub && !err; i++) {
 		char name[256];
-		synth_bpf_prog_name(&info, btf ? btf->data : NULL, btf ? btf->size : 0, i, name, sizeof(name));
+		pd_bpf_prog_name(&info, bt, i, name, sizeof(name));
 		uint16_t type = PD_KSYMBOL_TYPE_BPF, flags = 0;
 		uint64_t addr = ksyms[i];
 		uint32_t len = lens[i];
@@ -363,6 +330,7 @@ int synth_bpf_program(struct synth *s, uint32_t prog_id, bool emit_records)
 		put_trailer(s, &b, pid, tid);
 		err = emit_buf(s, &b);
 	}
+	btf__free(bt);
 	if (!err) {
 		uint16_t type = PD_BPF_EVENT_PROG_LOAD, flags = 0;
 		uint32_t id = info.id;

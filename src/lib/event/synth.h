@@ -41,10 +41,4 @@ int synth_bpf_programs(struct synth *s);
  * Already-captured ids are skipped. */
 int synth_bpf_program(struct synth *s, uint32_t prog_id, bool emit_records);
 
-/* "bpf_prog_<tag>_<name>" for subprogram sub of a program (perf's naming):
- * the BTF func name, else the program name for a single-function program,
- * else "F". */
-void synth_bpf_prog_name(const struct bpf_prog_info *info, const void *btf_data,
-			 uint32_t btf_size, uint32_t sub, char *buf, size_t len);
-
 #endif

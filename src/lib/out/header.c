@@ -429,35 +429,6 @@ static void on_btf_collect(void *ctx, uint32_t id, const void *data, uint32_t si
 	pc->btfs[pc->nbtfs++] = (struct btf_ref){ id, size, data };
 }
 
-/* perf's name of sub-program sub: its own tag, then its BTF function name,
- * else the program's name for a single function, else "F". */
-static void prog_name(const struct bpf_prog_info *info, struct btf *btf, uint32_t sub,
-		      uint32_t nsub, char *buf, size_t len)
-{
-	const uint8_t *tags = (const uint8_t *)(uintptr_t)info->prog_tags;
-	const uint8_t *tag = tags && sub < info->nr_prog_tags ? tags + 8 * sub : info->tag;
-	int n = snprintf(buf, len, "bpf_prog_");
-	for (int i = 0; i < 8; i++)
-		n += snprintf(buf + n, len - (size_t)n, "%02x", tag[i]);
-	const char *short_name = NULL;
-	if (btf && info->func_info && sub < info->nr_func_info &&
-	    info->func_info_rec_size >= sizeof(struct bpf_func_info)) {
-		struct bpf_func_info fi;
-		memcpy(&fi, (const uint8_t *)(uintptr_t)info->func_info +
-			   (size_t)sub * info->func_info_rec_size, sizeof(fi));
-		const struct btf_type *t = btf__type_by_id(btf, fi.type_id);
-		if (t)
-			short_name = btf__name_by_offset(btf, t->name_off);
-	}
-	char pname[sizeof(info->name) + 1];
-	memcpy(pname, info->name, sizeof(info->name));
-	pname[sizeof(info->name)] = '\0';
-	if (!short_name)
-		short_name = sub == 0 && nsub == 1 ? (pname[0] ? pname : NULL) : "F";
-	if (short_name)
-		snprintf(buf + n, len - (size_t)n, "_%s", short_name);
-}
-
 static void on_prog(void *ctx, const struct bpf_prog_info *info)
 {
 	struct progs_ctx *pc = ctx;
@@ -479,13 +450,13 @@ static void on_prog(void *ctx, const struct bpf_prog_info *info)
 		}
 	char name[256];
 	if (n == 1) {
-		prog_name(info, btf, 0, 1, name, sizeof(name));
+		pd_bpf_prog_name(info, btf, 0, name, sizeof(name));
 		fprintf(o, "# bpf_prog_info %u: %s addr 0x%" PRIx64 " size %u\n", info->id, name,
 			ksyms[0], lens[0]);
 	} else {
 		fprintf(o, "# bpf_prog_info %u:\n", info->id);
 		for (uint32_t i = 0; i < n; i++) {
-			prog_name(info, btf, i, n, name, sizeof(name));
+			pd_bpf_prog_name(info, btf, i, name, sizeof(name));
 			fprintf(o, "# \tsub_prog %u: %s addr 0x%" PRIx64 " size %u\n", i, name, ksyms[i],
 				lens[i]);
 		}

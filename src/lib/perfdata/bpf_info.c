@@ -4,6 +4,8 @@
 #include "log.h"
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <stdio.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,4 +266,33 @@ int pd_btfs_decode(const void *buf, size_t len, pd_btf_fn fn, void *ctx)
 		pos += size;
 	}
 	return (int)count;
+}
+
+void pd_bpf_prog_name(const struct bpf_prog_info *info, const struct btf *btf, uint32_t sub,
+		      char *buf, size_t len)
+{
+	const uint8_t *tags = (const uint8_t *)(uintptr_t)info->prog_tags;
+	const uint8_t *tag = tags && sub < info->nr_prog_tags ? tags + 8 * sub : info->tag;
+	int n = snprintf(buf, len, "bpf_prog_");
+	for (int i = 0; i < 8 && n > 0 && (size_t)n < len; i++)
+		n += snprintf(buf + n, len - (size_t)n, "%02x", tag[i]);
+	if (n < 0 || (size_t)n >= len)
+		return;
+	const char *short_name = NULL;
+	if (btf && info->func_info && sub < info->nr_func_info &&
+	    info->func_info_rec_size >= sizeof(struct bpf_func_info)) {
+		struct bpf_func_info fi;
+		memcpy(&fi, (const uint8_t *)(uintptr_t)info->func_info +
+			   (size_t)sub * info->func_info_rec_size, sizeof(fi));
+		const struct btf_type *t = btf__type_by_id(btf, fi.type_id);
+		if (t)
+			short_name = btf__name_by_offset(btf, t->name_off);
+	}
+	char pname[sizeof(info->name) + 1];
+	memcpy(pname, info->name, sizeof(info->name));
+	pname[sizeof(info->name)] = '\0';
+	if (!short_name)
+		short_name = sub == 0 && info->nr_jited_ksyms == 1 ? (pname[0] ? pname : NULL) : "F";
+	if (short_name)
+		snprintf(buf + n, len - (size_t)n, "_%s", short_name);
 }

@@ -11,6 +11,8 @@
 
 #include "util.h"
 
+struct btf;
+
 /* bpf_prog_info with its arrays in data; in the stored form the array
  * pointer fields of info hold offsets into data. */
 struct pd_bpf_prog {
@@ -45,5 +47,13 @@ int pd_bpf_progs_decode(const void *buf, size_t len, pd_bpf_prog_fn fn, void *ct
 /* Decode HEADER_BPF_BTF; fn gets each blob (pointing into buf). */
 typedef void (*pd_btf_fn)(void *ctx, uint32_t id, const void *data, uint32_t size);
 int pd_btfs_decode(const void *buf, size_t len, pd_btf_fn fn, void *ctx);
+
+/* perf's name of subprogram sub of a program (synthesize_bpf_prog_name, the
+ * kernel's KSYMBOL name too): "bpf_prog_<tag of sub>_<name>", the name being
+ * the BTF func name (btf: the program's BTF, or NULL), else the program name
+ * for a single-function program (none when it is empty: no "_"), else "F".
+ * info's array fields must be real pointers. */
+void pd_bpf_prog_name(const struct bpf_prog_info *info, const struct btf *btf, uint32_t sub,
+		      char *buf, size_t len);
 
 #endif
