@@ -17,7 +17,6 @@
 #include <bpf/libbpf.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,24 +122,17 @@ static int open_cgroups(struct stat_engine *s, const char *const *names, size_t 
 	int r = 0;
 	for (size_t i = 0; !r && i < n; i++) {
 		const char *name = names[i];
-		char *path = xasprintf("%s/%s", mnt, name + strspn(name, "/"));
-		struct {
-			struct file_handle fh;
-			uint64_t id;
-		} h = { .fh.handle_bytes = sizeof(uint64_t) };
-		int mount_id;
-		s->cg_fds[i] = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		char path[8200];
+		cgroup_full_path(name, path, sizeof(path));
+		s->cg_fds[i] = cgroup_open(name);
 		if (s->cg_fds[i] < 0) {
 			snprintf(err, errlen, "no cgroup '%s' (%s: %s); give paths under the cgroup v2 hierarchy %s",
-				 name, path, strerror(errno), mnt);
+				 name, path, strerror(-s->cg_fds[i]), mnt);
 			r = -ENOENT;
-		} else if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0) < 0) {
-			snprintf(err, errlen, "cannot get the id of cgroup '%s': %s", name, strerror(errno));
+		} else if ((r = cgroup_id_of_path(name, &s->cg_ids[i])) < 0) {
+			snprintf(err, errlen, "cannot get the id of cgroup '%s': %s", name, strerror(-r));
 			r = -EINVAL;
-		} else {
-			s->cg_ids[i] = h.id;
 		}
-		free(path);
 	}
 	return r;
 }

@@ -36,14 +36,21 @@ const char *cgroup2_mount(void)
 	return mount_dir[0] ? mount_dir : NULL;
 }
 
-int cgroup_id_of_path(const char *path, uint64_t *id)
+int cgroup_full_path(const char *path, char *buf, size_t len)
 {
 	const char *mnt = cgroup2_mount();
-	char full[8200];
-	struct stat st;
 	if (!mnt)
 		return -ENOENT;
-	snprintf(full, sizeof(full), "%s/%s", mnt, path + strspn(path, "/"));
+	snprintf(buf, len, "%s/%s", mnt, path + strspn(path, "/"));
+	return 0;
+}
+
+int cgroup_id_of_path(const char *path, uint64_t *id)
+{
+	char full[8200];
+	struct stat st;
+	if (cgroup_full_path(path, full, sizeof(full)) < 0)
+		return -ENOENT;
 	if (stat(full, &st) < 0)
 		return -errno;
 	if (!S_ISDIR(st.st_mode))
@@ -54,11 +61,9 @@ int cgroup_id_of_path(const char *path, uint64_t *id)
 
 int cgroup_open(const char *path)
 {
-	const char *mnt = cgroup2_mount();
 	char full[8200];
-	if (!mnt)
+	if (cgroup_full_path(path, full, sizeof(full)) < 0)
 		return -ENOENT;
-	snprintf(full, sizeof(full), "%s/%s", mnt, path + strspn(path, "/"));
 	int fd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	return fd < 0 ? -errno : fd;
 }

@@ -13,6 +13,9 @@
 /* Where cgroup v2 is mounted (/sys/fs/cgroup, or /sys/fs/cgroup/unified in
  * the hybrid layout), read once from /proc/self/mounts; NULL if nowhere. */
 const char *cgroup2_mount(void);
+/* The file system path of the cgroup at path (under the mount) in buf, for
+ * messages and opening; -ENOENT if cgroup v2 is not mounted, else 0. */
+int cgroup_full_path(const char *path, char *buf, size_t len);
 /* The id of the cgroup at path. 0, -ENOENT (no cgroup2 mount or no such
  * cgroup), -ENOTDIR, or -errno; nothing is printed. */
 int cgroup_id_of_path(const char *path, uint64_t *id);
