@@ -10,9 +10,12 @@
 #include <cmocka.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "counts.h"
 #include "log2_hist.h"
+#include "skel/skel.h"
 #include "target_filter.h"
 #include "trace_data.h"
 
@@ -183,6 +186,24 @@ static void test_target_cfg_layout(void **state)
 	assert_int_equal(offsetof(struct target_cfg, by_cgroup), 7);
 }
 
+/* target_cfg_set: system wide overrides the tgid and tid maps, not the
+ * cgroup; bpfperf itself is never a target. */
+static void test_target_cfg_set(void **state)
+{
+	(void)state;
+	struct target_cfg c;
+	memset(&c, 0xff, sizeof(c));
+	target_cfg_set(&c, true, true, true, false);
+	assert_int_equal(c.self_tgid, (uint32_t)getpid());
+	assert_true(c.all == 1 && c.by_tgid == 0 && c.by_tid == 0 && c.by_cgroup == 0);
+	target_cfg_set(&c, false, true, false, true);
+	assert_true(c.all == 0 && c.by_tgid == 1 && c.by_tid == 0 && c.by_cgroup == 1);
+	target_cfg_set(&c, false, false, true, false);
+	assert_true(c.all == 0 && c.by_tgid == 0 && c.by_tid == 1 && c.by_cgroup == 0);
+	target_cfg_set(&c, true, false, false, true);
+	assert_true(c.all == 1 && c.by_cgroup == 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,6 +214,7 @@ int main(void)
 		cmocka_unit_test(test_trace_counts),
 		cmocka_unit_test(test_log2),
 		cmocka_unit_test(test_target_cfg_layout),
+		cmocka_unit_test(test_target_cfg_set),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

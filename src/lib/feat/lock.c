@@ -74,9 +74,8 @@ static int load_design(void *ctx, int design)
 		pr_err("cannot open the lock BPF object: %s", log_strerr(err));
 		return err;
 	}
-	skel->rodata->target_cfg.self_tgid = (uint32_t)getpid();
-	skel->rodata->target_cfg.all = o->system_wide;
-	skel->rodata->target_cfg.by_tgid = !o->system_wide;
+	/* not system wide: -p processes or a workload (lock_start) */
+	target_cfg_set(&skel->rodata->target_cfg, o->system_wide, true, false, false);
 	skel->rodata->aggr = o->aggr;
 	skel->rodata->name_locks = o->aggr == LOCK_AGGR_ADDR;
 	skel->rodata->use_kmem_cache = design == LOCK_DESIGN_BTF_TS;

@@ -319,10 +319,8 @@ static int load_design(void *ctx, int design)
 	bpf_map__set_max_entries(k->maps.accum, STAT_MAX_EVENTS * (uint32_t)(s->nr_cgroups + 1));
 	k->rodata->count_targets = !o->nr_cgroups;
 	k->rodata->nr_cpus = (uint32_t)s->nr_possible;
-	k->rodata->target_cfg.self_tgid = (uint32_t)getpid();
-	k->rodata->target_cfg.all = o->system_wide;
-	k->rodata->target_cfg.by_tgid = !o->system_wide && (o->nr_pids || o->workload > 0);
-	k->rodata->target_cfg.by_tid = !o->system_wide && o->nr_only_tids;
+	target_cfg_set(&k->rodata->target_cfg, o->system_wide, o->nr_pids || o->workload > 0,
+		       o->nr_only_tids, false);
 	bpf_map__set_max_entries(k->maps.events, (uint32_t)(s->nr_events * s->nr_possible));
 	if (s->share && bpf_map__set_pin_path(k->maps.events, stat_share_pin(s->share)))
 		return -errno;

@@ -233,9 +233,8 @@ static int load_design(void *ctx, int design)
 		pr_err("cannot open the trace BPF object: %s", log_strerr(err));
 		return err;
 	}
-	skel->rodata->target_cfg.self_tgid = (uint32_t)getpid();
-	skel->rodata->target_cfg.all = o->system_wide;
-	skel->rodata->target_cfg.by_tgid = !o->system_wide;
+	/* not system wide: -p processes or a workload (trace_start) */
+	target_cfg_set(&skel->rodata->target_cfg, o->system_wide, true, false, false);
 	skel->rodata->want_events = o->events;
 	skel->rodata->want_summary = o->summary;
 	skel->rodata->want_errnos = o->errno_summary;

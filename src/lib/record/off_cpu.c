@@ -117,11 +117,8 @@ static int load_design(void *ctx, int design)
 		pr_err("cannot open the off-CPU BPF object: %s", log_strerr(err));
 		return err;
 	}
-	k->rodata->target_cfg.self_tgid = (uint32_t)getpid();
-	k->rodata->target_cfg.all = o->system_wide;
-	k->rodata->target_cfg.by_tgid = !o->system_wide && (o->nr_pids || o->workload > 0);
-	k->rodata->target_cfg.by_tid = !o->system_wide && o->nr_tids;
-	k->rodata->target_cfg.by_cgroup = o->cgroup_fd > 0;
+	target_cfg_set(&k->rodata->target_cfg, o->system_wide, o->nr_pids || o->workload > 0, o->nr_tids,
+		       o->cgroup_fd > 0);
 	k->rodata->thresh_ns = o->thresh_ns;
 	bool ts = design == 0;
 	k->rodata->use_task_storage = ts;

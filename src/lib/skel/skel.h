@@ -28,6 +28,7 @@
 struct bpf_program;
 struct bpf_link;
 struct target;
+struct target_cfg;
 struct workload;
 
 /* 0, or -EPERM after saying that root or CAP_BPF+CAP_PERFMON is needed to
@@ -94,6 +95,11 @@ struct target_maps {
  * workload (armed: matched from its exec on). 0, or -errno (reported). */
 int target_maps_fill(const struct target_maps *m, const pid_t *pids, size_t nr_pids,
 		     const pid_t *tids, size_t nr_tids, pid_t workload);
+/* The program's target_cfg (its rodata, before load): never bpfperf itself;
+ * every task when system_wide, else the tgids of target_tgids (tgids: -p
+ * processes or a workload) and the threads of target_tids (tids); only tasks
+ * under target_cgroup when cgroup (alone: all of them). */
+void target_cfg_set(struct target_cfg *cfg, bool system_wide, bool tgids, bool tids, bool cgroup);
 /* System wide: our output goes through the terminal, ssh and the shells
  * above us, whose activity would make more output (a feedback loop): leave
  * our ancestors out. */

@@ -35,6 +35,15 @@ int target_maps_fill(const struct target_maps *m, const pid_t *pids, size_t nr_p
 	return err;
 }
 
+void target_cfg_set(struct target_cfg *cfg, bool system_wide, bool tgids, bool tids, bool cgroup)
+{
+	cfg->self_tgid = (uint32_t)getpid();
+	cfg->all = system_wide;
+	cfg->by_tgid = !system_wide && tgids;
+	cfg->by_tid = !system_wide && tids;
+	cfg->by_cgroup = cgroup;
+}
+
 void target_maps_exclude_ancestors(const struct target_maps *m)
 {
 	int n = 0;
