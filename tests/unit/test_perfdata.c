@@ -177,6 +177,8 @@ static void test_roundtrip(void **state)
 	assert_int_equal(pd_nr_events(f), 2);
 	assert_string_equal(pd_event_at(f, 0)->name, "cpu-clock");
 	assert_string_equal(pd_event_at(f, 1)->name, "dummy:u");
+	assert_false(pd_event_is_dummy(pd_event_at(f, 0)));
+	assert_true(pd_event_is_dummy(pd_event_at(f, 1)));
 	size_t len;
 	const char *host = pd_feature(f, PD_FEAT_HOSTNAME, &len);
 	assert_non_null(host);

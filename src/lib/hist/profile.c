@@ -46,8 +46,7 @@ static void on_sample(struct profile *rp, const struct pd_record *r)
 {
 	const struct pd_sample *s = &r->s;
 	const struct pd_event *ev = r->event;
-	if (!ev || (ev->attr.type == PERF_TYPE_SOFTWARE && ev->attr.config == PERF_COUNT_SW_DUMMY) ||
-	    (rp->only_event && ev != rp->only_event))
+	if (!ev || pd_event_is_dummy(ev) || (rp->only_event && ev != rp->only_event))
 		return;
 	if ((rp->nranges && time_ranges_skip(rp->ranges, rp->nranges, s->time)) ||
 	    (rp->cpus && ((int)s->cpu >= rp->ncpus || !rp->cpus[s->cpu]))) {
@@ -319,7 +318,7 @@ static void setup_tp_keys(struct profile *rp, const struct pd_file *f, const str
 	const struct pd_event *ev = o->only_event;
 	for (size_t i = 0; !ev && i < pd_nr_events(f); i++) {
 		const struct pd_event *e = pd_event_at(f, i);
-		if (!(e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config == PERF_COUNT_SW_DUMMY))
+		if (!pd_event_is_dummy(e))
 			ev = e;
 	}
 	const struct tp_formats *fs = o->tp_formats;

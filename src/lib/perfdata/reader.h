@@ -19,6 +19,13 @@ struct pd_event {
 	size_t nids;
 };
 
+/* The dummy event (software, PERF_COUNT_SW_DUMMY): it carries side-band
+ * records and never samples. */
+static inline bool pd_event_is_dummy(const struct pd_event *e)
+{
+	return e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config == PERF_COUNT_SW_DUMMY;
+}
+
 /* Fields of a sample, or of a non-sample record's sample_id trailer. */
 struct pd_sample {
 	uint64_t id, ip, time, addr, period, stream_id;
