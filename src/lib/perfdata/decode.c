@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* Record decoders: the typed decoders of side-band records (decode.h), and,
+ * for the reader (reader_int.h), the records it delivers: sample fields and
+ * sample_id trailers, whose layout depends on the event's attr. */
 #include "perfdata/decode.h"
+#include "perfdata/reader_int.h"
 #include "log.h"
 #include "util.h"
 
@@ -180,4 +184,196 @@ int pd_build_ids_decode(const void *buf, size_t len, pd_build_id_fn fn, void *ct
 		pos += h.size;
 	}
 	return n;
+}
+
+static const struct pd_event *event_by_id(const struct pd_file *f, uint64_t id)
+{
+	if (f->nevents == 1)
+		return &f->events[0];
+	for (size_t i = 0; i < f->nevents; i++)
+		for (size_t j = 0; j < f->events[i].nids; j++)
+			if (f->events[i].ids[j] == id)
+				return &f->events[i];
+	return &f->events[0];
+}
+
+/* Parse a SAMPLE body. Returns 0 or -1 if it does not fit. */
+static int parse_sample(const struct pd_event *ev, const uint8_t *p, size_t n, struct pd_sample *s)
+{
+	uint64_t st = ev->attr.sample_type;
+	size_t pos = 0;
+#define TAKE64(dst) do { if (pos + 8 > n) return -1; memcpy(&(dst), p + pos, 8); pos += 8; } while (0)
+	uint64_t tmp;
+	if (st & PERF_SAMPLE_IDENTIFIER) TAKE64(s->id);
+	if (st & PERF_SAMPLE_IP) TAKE64(s->ip);
+	if (st & PERF_SAMPLE_TID) {
+		if (pos + 8 > n) return -1;
+		memcpy(&s->pid, p + pos, 4);
+		memcpy(&s->tid, p + pos + 4, 4);
+		pos += 8;
+	}
+	if (st & PERF_SAMPLE_TIME) { TAKE64(s->time); s->has_time = true; }
+	if (st & PERF_SAMPLE_ADDR) TAKE64(s->addr);
+	if (st & PERF_SAMPLE_ID) TAKE64(s->id);
+	if (st & PERF_SAMPLE_STREAM_ID) TAKE64(s->stream_id);
+	if (st & PERF_SAMPLE_CPU) {
+		if (pos + 8 > n) return -1;
+		memcpy(&s->cpu, p + pos, 4);
+		pos += 8;
+	}
+	if (st & PERF_SAMPLE_PERIOD) TAKE64(s->period);
+	else s->period = 1;
+	if (st & PERF_SAMPLE_READ) {
+		uint64_t rf = ev->attr.read_format;
+		if (rf & PERF_FORMAT_GROUP) {
+			uint64_t nr;
+			TAKE64(nr);
+			if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED) TAKE64(tmp);
+			if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING) TAKE64(tmp);
+			size_t per = 8 + ((rf & PERF_FORMAT_ID) ? 8 : 0) + ((rf & PERF_FORMAT_LOST) ? 8 : 0);
+			if (nr > (n - pos) / per) return -1;
+			pos += nr * per;
+		} else {
+			TAKE64(tmp);
+			if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED) TAKE64(tmp);
+			if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING) TAKE64(tmp);
+			if (rf & PERF_FORMAT_ID) TAKE64(tmp);
+			if (rf & PERF_FORMAT_LOST) TAKE64(tmp);
+		}
+	}
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		TAKE64(s->nr_callchain);
+		if (s->nr_callchain > (n - pos) / 8) return -1;
+		s->callchain = (const uint64_t *)(p + pos);
+		pos += s->nr_callchain * 8;
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		if (pos + 4 > n) return -1;
+		memcpy(&s->raw_size, p + pos, 4);
+		if (s->raw_size > n - pos - 4) return -1;
+		s->raw = p + pos + 4;
+		pos += 4 + s->raw_size;
+	}
+#undef TAKE64
+	(void)tmp;
+	return 0;
+}
+
+static void parse_trailer(const struct pd_event *ev, const uint8_t *end, struct pd_sample *s)
+{
+	uint64_t st = ev->attr.sample_type;
+	const uint8_t *p = end - pd_sample_id_size(st);
+	if (st & PERF_SAMPLE_TID) { memcpy(&s->pid, p, 4); memcpy(&s->tid, p + 4, 4); p += 8; }
+	if (st & PERF_SAMPLE_TIME) { memcpy(&s->time, p, 8); s->has_time = true; p += 8; }
+	if (st & PERF_SAMPLE_ID) { memcpy(&s->id, p, 8); p += 8; }
+	if (st & PERF_SAMPLE_STREAM_ID) { memcpy(&s->stream_id, p, 8); p += 8; }
+	if (st & PERF_SAMPLE_CPU) { memcpy(&s->cpu, p, 4); p += 8; }
+	if (st & PERF_SAMPLE_IDENTIFIER) memcpy(&s->id, p, 8);
+}
+
+/* The event a SAMPLE body belongs to: by its id when the file has several
+ * events and the body is long enough to hold the id, else the first. */
+static const struct pd_event *sample_event(const struct pd_file *f, const uint8_t *body, size_t n)
+{
+	if (f->nevents > 1 && f->id_pos >= 0 && n >= (size_t)(f->id_pos + 1) * 8) {
+		uint64_t id;
+		memcpy(&id, body + f->id_pos * 8, 8);
+		return event_by_id(f, id);
+	}
+	return &f->events[0];
+}
+
+/* Decode one record at off into r (header already bounds-checked). */
+int pd_decode_record(const struct pd_file *f, uint64_t off, struct pd_record *r, char *err,
+		     size_t errlen)
+{
+	/* Records are read in place; one at an odd offset (pipe-mode files may
+	 * have unpadded user records) is copied to aligned scratch first. */
+	static __thread uint64_t scratch[65536 / 8];
+	const struct perf_event_header *hdr = (const void *)(f->buf + off);
+	if (off % 8) {
+		uint16_t size;
+		memcpy(&size, f->buf + off + 6, 2);
+		memcpy(scratch, f->buf + off, size);
+		hdr = (const void *)scratch;
+	}
+	memset(r, 0, sizeof(*r));
+	r->hdr = hdr;
+	r->offset = off;
+	const uint8_t *body = (const uint8_t *)(hdr + 1);
+	size_t n = hdr->size - sizeof(*hdr);
+	if (hdr->type == PERF_RECORD_SAMPLE) {
+		const struct pd_event *ev = sample_event(f, body, n);
+		r->event = ev;
+		if (parse_sample(ev, body, n, &r->s) < 0) {
+			pd_seterr(err, errlen, "SAMPLE record at offset %llu (size %u) is shorter than its "
+			       "sample_type 0x%llx requires: corrupt file", (unsigned long long)off,
+			       hdr->size, (unsigned long long)ev->attr.sample_type);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (hdr->type >= PD_RECORD_HEADER_ATTR || f->nevents == 0)
+		return 0;
+	const struct pd_event *ev = &f->events[0];
+	if (!ev->attr.sample_id_all)
+		return 0;
+	size_t ts = pd_sample_id_size(ev->attr.sample_type);
+	if (f->nevents > 1 && f->id_rpos > 0 && n >= ts) {
+		uint64_t id;
+		memcpy(&id, body + n - (size_t)f->id_rpos * 8, 8);
+		ev = event_by_id(f, id);
+		ts = pd_sample_id_size(ev->attr.sample_type);
+	}
+	r->event = ev;
+	if (n < ts) {
+		pd_seterr(err, errlen, "%s record at offset %llu (size %u) is too short for its sample_id "
+		       "trailer: corrupt file", pd_record_type_name(hdr->type), (unsigned long long)off,
+		       hdr->size);
+		return -EINVAL;
+	}
+	/* KSYMBOL/BPF_EVENT records written by kernels that inflate their
+	 * header size when several events listen: the trailer follows the real
+	 * body, not the end of the record. */
+	size_t real = pd_record_true_size(hdr, hdr->size, ts, 0);
+	parse_trailer(ev, (const uint8_t *)hdr + real, &r->s);
+	return 0;
+}
+
+/* The time of a SAMPLE record without decoding it all (pd_index reads only
+ * the times; pd_process decodes, and checks, each record once). False when
+ * the record has no time or is too short for one: pd_decode_record() then
+ * tells. */
+bool pd_sample_time(const struct pd_file *f, uint64_t off, uint64_t *t)
+{
+	const struct perf_event_header *hdr = (const void *)(f->buf + off);
+	const uint8_t *body = (const uint8_t *)(hdr + 1);
+	size_t n = hdr->size - sizeof(*hdr);
+	uint64_t st = sample_event(f, body, n)->attr.sample_type;
+	if (!(st & PERF_SAMPLE_TIME))
+		return false;
+	/* the body starts IDENTIFIER, IP, TID, TIME */
+	size_t pos = 8 * (!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
+			  !!(st & PERF_SAMPLE_TID));
+	if (n < pos + 8)
+		return false;
+	memcpy(t, body + pos, 8);
+	return true;
+}
+
+/* perf reads the sample_id trailer of every record at the end of its size,
+ * also of the KSYMBOL and BPF_EVENT records whose size the kernel inflated
+ * (see pd_record_true_size): there it finds the padding (zeros: time 0, so
+ * they are delivered at once, CPU 0). pd_decode_record() reads the real
+ * trailer; this gives perf's view. */
+void pd_perf_trailer(struct pd_record *r)
+{
+	const struct perf_event_header *h = r->hdr;
+	if (!r->event || (h->type != PERF_RECORD_KSYMBOL && h->type != PERF_RECORD_BPF_EVENT))
+		return;
+	size_t ts = pd_sample_id_size(r->event->attr.sample_type);
+	if (pd_record_true_size(h, h->size, ts, 0) == h->size)
+		return;
+	memset(&r->s, 0, sizeof(r->s));
+	parse_trailer(r->event, (const uint8_t *)h + h->size, &r->s);
 }

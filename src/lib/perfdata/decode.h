@@ -10,7 +10,8 @@
  * a NUL inside the record; it returns 0, or -EINVAL on a malformed record
  * (logged at debug level: the caller knows where the record was and says
  * what it does about it). Samples are decoded by the reader (struct
- * pd_sample in reader.h) because their layout depends on the event's attr. */
+ * pd_sample in reader.h; the code beside these decoders, in decode.c)
+ * because their layout depends on the event's attr. */
 #ifndef BPFPERF_PERFDATA_DECODE_H
 #define BPFPERF_PERFDATA_DECODE_H
 
