@@ -307,8 +307,8 @@ int pd_decode_record(const struct pd_file *f, uint64_t off, struct pd_record *r,
 		r->event = ev;
 		if (parse_sample(ev, body, n, &r->s) < 0) {
 			pd_seterr(err, errlen, "SAMPLE record at offset %llu (size %u) is shorter than its "
-			       "sample_type 0x%llx requires: corrupt file", (unsigned long long)off,
-			       hdr->size, (unsigned long long)ev->attr.sample_type);
+				  "sample_type 0x%llx requires: corrupt file", (unsigned long long)off,
+				  hdr->size, (unsigned long long)ev->attr.sample_type);
 			return -EINVAL;
 		}
 		return 0;
@@ -328,8 +328,8 @@ int pd_decode_record(const struct pd_file *f, uint64_t off, struct pd_record *r,
 	r->event = ev;
 	if (n < ts) {
 		pd_seterr(err, errlen, "%s record at offset %llu (size %u) is too short for its sample_id "
-		       "trailer: corrupt file", pd_record_type_name(hdr->type), (unsigned long long)off,
-		       hdr->size);
+			  "trailer: corrupt file", pd_record_type_name(hdr->type), (unsigned long long)off,
+			  hdr->size);
 		return -EINVAL;
 	}
 	/* KSYMBOL/BPF_EVENT records written by kernels that inflate their

@@ -10,6 +10,20 @@
 #include <string.h>
 #include <zstd.h>
 
+/* Whether the data section has a COMPRESSED record before the first bad
+ * record, if any. */
+static bool has_compressed(const struct pd_file *f)
+{
+	uint64_t start = f->data_off, end = f->data_off + f->data_size, off;
+	struct perf_event_header hdr;
+	for (off = start; end - off >= sizeof(hdr); off += hdr.size) {
+		memcpy(&hdr, f->buf + off, sizeof(hdr));
+		if (hdr.size < sizeof(hdr) || hdr.size > end - off || hdr.type == PD_RECORD_COMPRESSED)
+			break;
+	}
+	return end - off >= sizeof(hdr) && hdr.type == PD_RECORD_COMPRESSED;
+}
+
 /* perf record -z writes the ring buffers' records as one zstd stream cut
  * into COMPRESSED records (a frame may span several); other records (the
  * synthesized ones, FINISHED_ROUND) stay as they are between them. Builds
@@ -20,12 +34,7 @@ int pd_inflate_data(struct pd_file *f, char *err, size_t errlen)
 {
 	uint64_t start = f->data_off, end = f->data_off + f->data_size, off;
 	struct perf_event_header hdr;
-	for (off = start; end - off >= sizeof(hdr); off += hdr.size) {
-		memcpy(&hdr, f->buf + off, sizeof(hdr));
-		if (hdr.size < sizeof(hdr) || hdr.size > end - off || hdr.type == PD_RECORD_COMPRESSED)
-			break;
-	}
-	if (end - off < sizeof(hdr) || hdr.type != PD_RECORD_COMPRESSED)
+	if (!has_compressed(f))
 		return 0;	/* none (a bad record is pd_index's to report) */
 	ZSTD_DStream *zs = ZSTD_createDStream();
 	if (!zs || ZSTD_isError(ZSTD_initDStream(zs))) {
@@ -58,7 +67,7 @@ int pd_inflate_data(struct pd_file *f, char *err, size_t errlen)
 			size_t before = in.pos, r = ZSTD_decompressStream(zs, &o, &in);
 			if (ZSTD_isError(r)) {
 				pd_seterr(err, errlen, "COMPRESSED record at offset %llu: %s (corrupt file)",
-				       (unsigned long long)off, ZSTD_getErrorName(r));
+					  (unsigned long long)off, ZSTD_getErrorName(r));
 				ret = -EINVAL;
 				goto out;
 			}
@@ -66,13 +75,13 @@ int pd_inflate_data(struct pd_file *f, char *err, size_t errlen)
 			full = o.pos == o.size;
 			if (len - start > INFLATE_MAX) {
 				pd_seterr(err, errlen, "COMPRESSED records decompress to more than %llu GiB: "
-				       "corrupt file or not one to read whole", INFLATE_MAX >> 30);
+					  "corrupt file or not one to read whole", INFLATE_MAX >> 30);
 				ret = -EFBIG;
 				goto out;
 			}
 			if (!o.pos && in.pos == before && in.pos < in.size) {
 				pd_seterr(err, errlen, "COMPRESSED record at offset %llu: zstd made no "
-				       "progress (corrupt file)", (unsigned long long)off);
+					  "progress (corrupt file)", (unsigned long long)off);
 				ret = -EINVAL;
 				goto out;
 			}

@@ -81,7 +81,7 @@ again:
 		struct perf_event_header hdr;
 		if (end - off < sizeof(hdr)) {
 			pd_seterr(err, errlen, "truncated record header at offset %llu (data ends at %llu): "
-			       "the file is cut short", (unsigned long long)off, (unsigned long long)end);
+				  "the file is cut short", (unsigned long long)off, (unsigned long long)end);
 			ret = -EINVAL;
 			goto out;
 		}
@@ -96,9 +96,9 @@ again:
 		if (hdr.size < sizeof(hdr) || (hdr.type < PD_RECORD_HEADER_ATTR && hdr.size % 8) ||
 		    hdr.size > end - off) {
 			pd_seterr(err, errlen, "bad %s record at offset %llu: size %u %s",
-			       pd_record_type_name(hdr.type), (unsigned long long)off, hdr.size,
-			       hdr.size > end - off ? "runs past the end of the data (truncated file)"
-						    : "is not a valid record size (corrupt file)");
+				  pd_record_type_name(hdr.type), (unsigned long long)off, hdr.size,
+				  hdr.size > end - off ? "runs past the end of the data (truncated file)"
+						       : "is not a valid record size (corrupt file)");
 			ret = -EINVAL;
 			goto out;
 		}
@@ -118,7 +118,7 @@ again:
 		}
 		if (hdr.type == PD_RECORD_COMPRESSED) {	/* pd_inflate_data replaced them all */
 			pd_seterr(err, errlen, "COMPRESSED record at offset %llu inside compressed data: "
-			       "corrupt file", (unsigned long long)off);
+				  "corrupt file", (unsigned long long)off);
 			ret = -EINVAL;
 			goto out;
 		}
@@ -127,9 +127,9 @@ again:
 			uint64_t extra = pd_trailing_data_size(f, off, &hdr);
 			if (extra > end - off - hdr.size) {
 				pd_seterr(err, errlen, "HEADER_TRACING_DATA record at offset %llu: its %llu "
-				       "bytes of tracepoint formats run past the end of the data "
-				       "(truncated stream)", (unsigned long long)off,
-				       (unsigned long long)extra);
+					  "bytes of tracepoint formats run past the end of the data "
+					  "(truncated stream)", (unsigned long long)off,
+					  (unsigned long long)extra);
 				ret = -EINVAL;
 				goto out;
 			}
@@ -138,7 +138,7 @@ again:
 		}
 		if (hdr.type < PD_RECORD_HEADER_ATTR && hdr.size < min_record_size(hdr.type)) {
 			pd_seterr(err, errlen, "%s record at offset %llu is too short (%u bytes): corrupt file",
-			       pd_record_type_name(hdr.type), (unsigned long long)off, hdr.size);
+				  pd_record_type_name(hdr.type), (unsigned long long)off, hdr.size);
 			ret = -EINVAL;
 			goto out;
 		}

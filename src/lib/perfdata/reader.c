@@ -165,9 +165,72 @@ static void apply_event_desc(struct pd_file *f)
 	}
 }
 
+/* The attr section of a file mode header: an event for each attr, with its
+ * ids. 0, or -EINVAL with a message in err. */
+static int read_attrs(struct pd_file *f, const struct pd_file_header *h, char *err, size_t errlen)
+{
+	if (h->attrs.offset > f->len || h->attrs.size > f->len - h->attrs.offset ||
+	    h->attrs.size % h->attr_size) {
+		pd_seterr(err, errlen, "attr section (offset %llu, size %llu) lies outside the %zu-byte file",
+			  (unsigned long long)h->attrs.offset, (unsigned long long)h->attrs.size, f->len);
+		return -EINVAL;
+	}
+	size_t nattr = h->attrs.size / h->attr_size;
+	if (nattr == 0) {
+		pd_seterr(err, errlen, "file has no events (attr section is empty)");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < nattr; i++) {
+		const uint8_t *p = f->buf + h->attrs.offset + i * h->attr_size;
+		size_t alen = h->attr_size - 16;
+		struct pd_event *e = add_event(f, p, alen);
+		struct pd_section ids;
+		memcpy(&ids, p + alen, sizeof(ids));
+		if (ids.offset > f->len || ids.size > f->len - ids.offset || ids.size % 8) {
+			pd_seterr(err, errlen, "attr %zu at offset %llu: id array outside the file", i,
+				  (unsigned long long)(h->attrs.offset + i * h->attr_size));
+			return -EINVAL;
+		}
+		e->nids = ids.size / 8;
+		e->ids = xcalloc(e->nids, 8);
+		memcpy(e->ids, f->buf + ids.offset, ids.size);
+	}
+	return 0;
+}
+
+/* Feature sections: a table of {offset,size} after data, one per bit of
+ * h->adds_features. A section outside the file is warned about and left
+ * out; the features whose entries lie outside it too. */
+static void read_feature_table(struct pd_file *f, const struct pd_file_header *h)
+{
+	uint64_t toff = h->data.offset + h->data.size;
+	f->feat_off = toff;
+	int k = 0;
+	for (int bit = 1; bit < PD_FEAT_MAX; bit++) {
+		if (!(h->adds_features[bit / 64] & (1ULL << (bit % 64))))
+			continue;
+		struct pd_section s;
+		uint64_t at = toff + (uint64_t)k * sizeof(s);
+		k++;
+		if (at > f->len || sizeof(s) > f->len - at) {
+			pr_warn("feature table entry for feature %d at offset %llu is outside the file; "
+				"ignoring the remaining features", bit, (unsigned long long)at);
+			break;
+		}
+		memcpy(&s, f->buf + at, sizeof(s));
+		if (s.offset > f->len || s.size > f->len - s.offset) {
+			pr_warn("feature %d section (offset %llu, size %llu) is outside the file; ignored",
+				bit, (unsigned long long)s.offset, (unsigned long long)s.size);
+			continue;
+		}
+		f->feats[bit].data = f->buf + s.offset;
+		f->feats[bit].len = s.size;
+	}
+}
+
 /* The file header, attrs and feature sections of a perf.data file, each
  * bounds-checked against the file (untrusted input): one check after another,
- * each naming the offset that is wrong, hence the length. */
+ * each naming the offset that is wrong. */
 static int open_file_mode(struct pd_file *f, char *err, size_t errlen)
 {
 	struct pd_file_header h;
@@ -187,42 +250,18 @@ static int open_file_mode(struct pd_file *f, char *err, size_t errlen)
 		pd_seterr(err, errlen, "header at offset 8: bad attr size %llu", (unsigned long long)h.attr_size);
 		return -EINVAL;
 	}
-	if (h.attrs.offset > f->len || h.attrs.size > f->len - h.attrs.offset ||
-	    h.attrs.size % h.attr_size) {
-		pd_seterr(err, errlen, "attr section (offset %llu, size %llu) lies outside the %zu-byte file",
-		       (unsigned long long)h.attrs.offset, (unsigned long long)h.attrs.size, f->len);
+	if (read_attrs(f, &h, err, errlen) < 0)
 		return -EINVAL;
-	}
-	size_t nattr = h.attrs.size / h.attr_size;
-	if (nattr == 0) {
-		pd_seterr(err, errlen, "file has no events (attr section is empty)");
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < nattr; i++) {
-		const uint8_t *p = f->buf + h.attrs.offset + i * h.attr_size;
-		size_t alen = h.attr_size - 16;
-		struct pd_event *e = add_event(f, p, alen);
-		struct pd_section ids;
-		memcpy(&ids, p + alen, sizeof(ids));
-		if (ids.offset > f->len || ids.size > f->len - ids.offset || ids.size % 8) {
-			pd_seterr(err, errlen, "attr %zu at offset %llu: id array outside the file", i,
-			       (unsigned long long)(h.attrs.offset + i * h.attr_size));
-			return -EINVAL;
-		}
-		e->nids = ids.size / 8;
-		e->ids = xcalloc(e->nids, 8);
-		memcpy(e->ids, f->buf + ids.offset, ids.size);
-	}
 	f->data_off = h.data.offset;
 	f->data_size = h.data.size;
 	if (h.data.offset % 8) {
 		pd_seterr(err, errlen, "header at offset 40: data section offset %llu is not 8-byte aligned: "
-		       "corrupt file", (unsigned long long)h.data.offset);
+			  "corrupt file", (unsigned long long)h.data.offset);
 		return -EINVAL;
 	}
 	if (h.data.offset > f->len) {
 		pd_seterr(err, errlen, "data section starts at offset %llu, past the end of the %zu-byte file "
-		       "(truncated file?)", (unsigned long long)h.data.offset, f->len);
+			  "(truncated file?)", (unsigned long long)h.data.offset, f->len);
 		return -EINVAL;
 	}
 	if (h.data.size == 0 && f->len > h.data.offset) {
@@ -238,34 +277,11 @@ static int open_file_mode(struct pd_file *f, char *err, size_t errlen)
 	}
 	if (h.data.size > f->len - h.data.offset) {
 		pd_seterr(err, errlen, "data section (offset %llu, size %llu) runs past the end of the "
-		       "%zu-byte file: the file is truncated", (unsigned long long)h.data.offset,
-		       (unsigned long long)h.data.size, f->len);
+			  "%zu-byte file: the file is truncated", (unsigned long long)h.data.offset,
+			  (unsigned long long)h.data.size, f->len);
 		return -EINVAL;
 	}
-	/* Feature sections: a table of {offset,size} after data, one per bit. */
-	uint64_t toff = h.data.offset + h.data.size;
-	f->feat_off = toff;
-	int k = 0;
-	for (int bit = 1; bit < PD_FEAT_MAX; bit++) {
-		if (!(h.adds_features[bit / 64] & (1ULL << (bit % 64))))
-			continue;
-		struct pd_section s;
-		uint64_t at = toff + (uint64_t)k * sizeof(s);
-		k++;
-		if (at > f->len || sizeof(s) > f->len - at) {
-			pr_warn("feature table entry for feature %d at offset %llu is outside the file; "
-				"ignoring the remaining features", bit, (unsigned long long)at);
-			break;
-		}
-		memcpy(&s, f->buf + at, sizeof(s));
-		if (s.offset > f->len || s.size > f->len - s.offset) {
-			pr_warn("feature %d section (offset %llu, size %llu) is outside the file; ignored",
-				bit, (unsigned long long)s.offset, (unsigned long long)s.size);
-			continue;
-		}
-		f->feats[bit].data = f->buf + s.offset;
-		f->feats[bit].len = s.size;
-	}
+	read_feature_table(f, &h);
 	apply_event_desc(f);
 	finish_events(f);
 	return 0;
@@ -350,12 +366,12 @@ static struct pd_file *open_common(struct pd_file *f, char *err, size_t errlen)
 	memcpy(&size, f->buf + 8, 8);
 	if (magic == PERF_MAGIC2_SWAPPED) {
 		pd_seterr(err, errlen, "file was recorded on a machine of the other byte order; "
-		       "cross-endian perf.data is not supported");
+			  "cross-endian perf.data is not supported");
 		goto fail;
 	}
 	if (magic != PERF_MAGIC2) {
 		pd_seterr(err, errlen, "not a perf.data file (bad magic at offset 0; "
-		       "old PERFFILE v1 files are not supported either)");
+			  "old PERFFILE v1 files are not supported either)");
 		goto fail;
 	}
 	int r;
@@ -435,19 +451,19 @@ struct pd_file *pd_open_owned(const char *path, bool any_owner, long *owner, cha
 	int fd = open_regular(path, 0, &st);
 	if (fd == -EINVAL) {
 		pd_seterr(err, errlen, "%s is %s, not a regular file: give the path of a perf.data file",
-		       path, file_type_name(st.st_mode));
+			  path, file_type_name(st.st_mode));
 		return NULL;
 	}
 	if (fd < 0) {
 		pd_seterr(err, errlen, "cannot open %s: %s%s", path, strerror(-fd),
-		       fd == -ENOENT ? "; record one first with 'bpfperf record' or give -i FILE" : "");
+			  fd == -ENOENT ? "; record one first with 'bpfperf record' or give -i FILE" : "");
 		return NULL;
 	}
 	if (st.st_uid != 0 && st.st_uid != geteuid()) {
 		*owner = (long)st.st_uid;
 		if (!any_owner) {
 			pd_seterr(err, errlen, "%s is not owned by the current user or root (uid %ld owns it): its "
-			       "contents are not trusted", path, *owner);
+				  "contents are not trusted", path, *owner);
 			close(fd);
 			return NULL;
 		}

@@ -26,7 +26,7 @@ static int spool(int in, const char *dir, char *err, size_t errlen)
 	}
 	if (fd < 0) {
 		pd_seterr(err, errlen, "cannot create a temporary file in %s to hold the standard input: "
-		       "%s; set TMPDIR to a writable directory", dir, strerror(errno));
+			  "%s; set TMPDIR to a writable directory", dir, strerror(errno));
 		return -EIO;
 	}
 	static char buf[1 << 16];
@@ -47,8 +47,8 @@ static int spool(int in, const char *dir, char *err, size_t errlen)
 				continue;
 			if (w < 0) {
 				pd_seterr(err, errlen, "cannot copy the standard input to a temporary file "
-				       "in %s: %s; set TMPDIR to a directory with more room", dir,
-				       strerror(errno));
+					  "in %s: %s; set TMPDIR to a directory with more room", dir,
+					  strerror(errno));
 				close(fd);
 				return -EIO;
 			}
@@ -73,7 +73,7 @@ int pd_stdin_file(char *err, size_t errlen)
 	}
 	if (isatty(STDIN_FILENO)) {
 		pd_seterr(err, errlen, "the standard input is a terminal: pipe perf.data into it "
-		       "('bpfperf record -o - ... | bpfperf report -i -') or give -i FILE");
+			  "('bpfperf record -o - ... | bpfperf report -i -') or give -i FILE");
 		return -EINVAL;
 	}
 	const char *dir = getenv("TMPDIR");
