@@ -952,7 +952,11 @@ static void bucket_by_entry(const struct pair *p, size_t n, size_t ne, uint32_t 
 }
 
 /* Pre-order numbering, self/children sums, perf's max_depth, and the lists
- * the call-graph construction needs. One DFS over the distinct stacks. */
+ * the call-graph construction needs. One DFS over the distinct stacks, long
+ * on purpose: the work of each visit and of each step back shares the path's
+ * state (entries marked on it, the innermost occurrences it hides), which
+ * helpers would have to pass around whole; iterative, as stacks can be
+ * thousands of frames deep. */
 static void finish_dfs(struct hist *h, struct fidx *x)
 {
 	struct trie *t = &h->trie;
@@ -1539,6 +1543,9 @@ static inline int cmp_children(const struct hist *h, const struct hent *a, const
 	return 0;
 }
 
+/* perf's order of the entries: one case per sort key, in the keys' order
+ * (perf's sort_list), then perf's order of adding equal ones; long as the
+ * list of keys is. */
 static int cmp_entries(const void *pa, const void *pb)
 {
 	const struct hist_entry *a = *(const struct hist_entry *const *)pa;
@@ -1623,19 +1630,6 @@ static int cmp_entries(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-struct keyed {
-	uint64_t key;		/* cmp_entries' first comparison: the period, highest first */
-	struct hist_entry *e;
-};
-
-static int cmp_keyed(const void *pa, const void *pb)
-{
-	const struct keyed *a = pa, *b = pb;
-	if (a->key != b->key)
-		return a->key > b->key ? -1 : 1;
-	return cmp_entries(&a->e, &b->e);
-}
-
 void hist_dso_order(struct hist *h, uint32_t (*rank_of)(const void *ctx, const char *dso), const void *ctx)
 {
 	h->dso_rank = rank_of;
@@ -1650,31 +1644,16 @@ void hist_thread_comms(struct hist *h, const char *(*comm_of)(void *ctx, int tid
 		h->ents[i].e.thread_comm = comm_of(ctx, h->ents[i].e.pid);
 }
 
-/* Finishing the aggregation: leaves' counts, the DFS (or the self-only
- * shortcut of text --no-children), then the sorted entries. The steps are
- * short and depend on each other's locals; -vv times them together. */
-void hist_finish(struct hist *h)
+/* The counts kept in the stack cache go to the trie's leaves; the cache and
+ * the trie's child index are not needed after. */
+static void fold_stack_cache(struct hist *h)
 {
-	if (h->finished)
-		return;
-	h->finished = true;
 	struct trie *t = &h->trie;
-	pr_debug("hist: %zu samples, %zu distinct stacks, %zu call-graph nodes", (size_t)h->total_samples,
-		 h->nstks, t->nnodes);
-	/* counts kept in the stack cache go to the trie's leaves */
 	for (size_t i = 0; i < h->nstks; i++) {
 		const struct stk *k = &h->stks[i];
 		t->nodes[k->leaf].self_period += k->period;
 		t->nodes[k->leaf].self_count += k->count;
 	}
-	/* Text --no-children: only the leaves' entries and their chains up to
-	 * the roots are shown, so neither the subtree sums nor the kid lists
-	 * are needed (the walkers build them if asked: trie_sort_kids). */
-	bool self_only = !h->opts.children && h->opts.skip_children_sums &&
-			 !(h->opts.caller_order && h->opts.callchains);
-	if (!self_only)
-		trie_index(t);
-	/* the child hash of the trie and the stack cache are not needed any more */
 	oa_free(&t->kids);
 	free(h->stks);
 	h->stks = NULL;
@@ -1683,55 +1662,75 @@ void hist_finish(struct hist *h)
 	free(h->pool);
 	h->pool = NULL;
 	h->npool = h->pool_cap = 0;
+}
 
+/* The entry of each trie node (x->eof), then finish_dfs. */
+static void finish_entries(struct hist *h, struct fidx *x)
+{
+	const struct trie *t = &h->trie;
 	size_t nn = t->nnodes ? t->nnodes : 1;
-	struct fidx x = { 0 };
-	if (self_only) {
-		finish_self(h, &x);
-	} else {
-		x.eof = xmalloc(nn * sizeof(uint32_t));
-		x.pre = xmalloc(nn * sizeof(uint32_t));
-		x.end = xmalloc(nn * sizeof(uint32_t));
-		x.depth = xmalloc(nn * sizeof(uint32_t));
-		x.anc1 = xmalloc(nn * sizeof(uint32_t));
-		x.height = xcalloc(nn, sizeof(uint32_t));
-		for (size_t i = 0; i < t->nnodes; i++) {
-			const struct tnode *nd = &t->nodes[i];
-			if (nd->parent == NONE)
-				x.eof[i] = NONE;
-			else if (h->opts.children || nd->self_count)
-				x.eof[i] = entry_of(h, (uint32_t)i, true, h->opts.children);
-			else
-				x.eof[i] = NONE;
-		}
-		/* without children, entries are leaves only; other frames still
-		 * count towards the children sums of the entries they match */
-		if (!h->opts.children)
-			for (size_t i = 0; i < t->nnodes; i++)
-				if (t->nodes[i].parent != NONE && x.eof[i] == NONE)
-					x.eof[i] = entry_of(h, (uint32_t)i, false, false);
-		finish_dfs(h, &x);
+	x->eof = xmalloc(nn * sizeof(uint32_t));
+	x->pre = xmalloc(nn * sizeof(uint32_t));
+	x->end = xmalloc(nn * sizeof(uint32_t));
+	x->depth = xmalloc(nn * sizeof(uint32_t));
+	x->anc1 = xmalloc(nn * sizeof(uint32_t));
+	x->height = xcalloc(nn, sizeof(uint32_t));
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const struct tnode *nd = &t->nodes[i];
+		if (nd->parent == NONE)
+			x->eof[i] = NONE;
+		else if (h->opts.children || nd->self_count)
+			x->eof[i] = entry_of(h, (uint32_t)i, true, h->opts.children);
+		else
+			x->eof[i] = NONE;
 	}
-	if (h->opts.callchains)
-		build_callchains(h, &x);
-	free(x.eof);
-	free(x.pre);
-	free(x.end);
-	free(x.depth);
-	free(x.anc1);
-	free(x.height);
-	free(x.soff);
-	free(x.spre);
-	free(x.snode);
-	free(x.ssum);
-	free(x.scnt);
-	free(x.ooff);
-	free(x.onode);
-	free(x.ioff);
-	free(x.inode);
-	free(x.iperiod);
-	free(x.icount);
+	/* without children, entries are leaves only; other frames still
+	 * count towards the children sums of the entries they match */
+	if (!h->opts.children)
+		for (size_t i = 0; i < t->nnodes; i++)
+			if (t->nodes[i].parent != NONE && x->eof[i] == NONE)
+				x->eof[i] = entry_of(h, (uint32_t)i, false, false);
+	finish_dfs(h, x);
+}
 
+static void fidx_free(struct fidx *x)
+{
+	free(x->eof);
+	free(x->pre);
+	free(x->end);
+	free(x->depth);
+	free(x->anc1);
+	free(x->height);
+	free(x->soff);
+	free(x->spre);
+	free(x->snode);
+	free(x->ssum);
+	free(x->scnt);
+	free(x->ooff);
+	free(x->onode);
+	free(x->ioff);
+	free(x->inode);
+	free(x->iperiod);
+	free(x->icount);
+}
+
+struct keyed {
+	uint64_t key;		/* cmp_entries' first comparison: the period, highest first */
+	struct hist_entry *e;
+};
+
+static int cmp_keyed(const void *pa, const void *pb)
+{
+	const struct keyed *a = pa, *b = pb;
+	if (a->key != b->key)
+		return a->key > b->key ? -1 : 1;
+	return cmp_entries(&a->e, &b->e);
+}
+
+/* The entries shown (--dsos/--symbols with children choose entries, -S's
+ * symbol filter), in perf's order. */
+static void sort_entries(struct hist *h)
+{
 	h->sorted = xmalloc((h->nents ? h->nents : 1) * sizeof(*h->sorted));
 	h->nsorted = 0;
 	bool by_frame = h->opts.children && h->opts.filter_entries && hist_filter_has_frame(h->opts.filter);
@@ -1767,6 +1766,36 @@ void hist_finish(struct hist *h)
 		free(k);
 	}
 	cmp_hist = NULL;
+}
+
+/* Finishing the aggregation: leaves' counts, the DFS (or the self-only
+ * shortcut of text --no-children), the call graphs, then the sorted
+ * entries. */
+void hist_finish(struct hist *h)
+{
+	if (h->finished)
+		return;
+	h->finished = true;
+	struct trie *t = &h->trie;
+	pr_debug("hist: %zu samples, %zu distinct stacks, %zu call-graph nodes", (size_t)h->total_samples,
+		 h->nstks, t->nnodes);
+	/* Text --no-children: only the leaves' entries and their chains up to
+	 * the roots are shown, so neither the subtree sums nor the kid lists
+	 * are needed (the walkers build them if asked: trie_sort_kids). */
+	bool self_only = !h->opts.children && h->opts.skip_children_sums &&
+			 !(h->opts.caller_order && h->opts.callchains);
+	fold_stack_cache(h);
+	if (!self_only)
+		trie_index(t);
+	struct fidx x = { 0 };
+	if (self_only)
+		finish_self(h, &x);
+	else
+		finish_entries(h, &x);
+	if (h->opts.callchains)
+		build_callchains(h, &x);
+	fidx_free(&x);
+	sort_entries(h);
 	oa_free(&h->eindex);
 }
 
