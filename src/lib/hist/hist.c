@@ -422,8 +422,9 @@ struct stk {
 	uint32_t nframes;
 	bool has_ip_sym;	/* a frame has an ip_sym: nframes of them follow the pairs */
 	bool off_chain;		/* frames[0].off_chain */
-	size_t off;		/* in pool, 3 words per frame (sym, dso, start), then
-				 * the ip_syms when has_ip_sym */
+	size_t off;		/* in pool, 2 pointers per frame (sym, dso), then the
+				 * ip_syms when has_ip_sym (the symbols' starts are
+				 * compared on the trie's nodes: not kept twice) */
 	uint64_t period, count;	/* folded into the trie by hist_finish */
 };
 
@@ -469,8 +470,7 @@ struct hist {
 	struct stk *stks;		/* dense, in order of first sight */
 	size_t nstks, stks_cap;
 	struct oa_index stk_index;	/* a stack by its root and frames */
-	uint64_t *pool;		/* frames of the cached stacks (struct stk.off):
-					 * pointers and symbol starts as words */
+	const char **pool;		/* frames of the cached stacks (struct stk.off) */
 	size_t npool, pool_cap;
 	size_t last_stk;		/* stks index of the previous sample's stack, or SIZE_MAX */
 
@@ -627,17 +627,19 @@ static inline const char *fdso(const struct hist_frame *f)
 
 static bool stk_equal(const struct hist *h, const struct stk *k, const struct hist_sample *s)
 {
-	const uint64_t *p = h->pool + k->off;
-	const uint64_t *ip = k->has_ip_sym ? p + 3 * k->nframes : NULL;
+	const char *const *p = h->pool + k->off;
+	const char *const *ip = k->has_ip_sym ? p + 2 * k->nframes : NULL;
 
 	if (s->nframes && s->frames[0].off_chain != k->off_chain)
 		return false;
-	/* the start too: symbols of one name in one dso told apart by it
-	 * (same_frame) */
 	for (size_t i = 0; i < s->nframes; i++)
-		if (p[3 * i] != (uintptr_t)fsym(&s->frames[i]) || p[3 * i + 1] != (uintptr_t)fdso(&s->frames[i]) ||
-		    p[3 * i + 2] != s->frames[i].start ||
-		    (uintptr_t)s->frames[i].ip_sym != (ip ? ip[i] : 0))
+		if (p[2 * i] != fsym(&s->frames[i]) || p[2 * i + 1] != fdso(&s->frames[i]) ||
+		    s->frames[i].ip_sym != (ip ? ip[i] : NULL))
+			return false;
+	/* symbols of one name in one dso told apart by start (same_frame) */
+	uint32_t v = k->leaf;
+	for (size_t i = 0; i < s->nframes; i++, v = h->trie.nodes[v].parent)
+		if (h->trie.nodes[v].frame.start != s->frames[i].start)
 			return false;
 	return true;
 }
@@ -724,7 +726,7 @@ static void add_sample(struct hist *h, const struct hist_sample *s)
 		h->split_frames |= (f->ip_sym && f->ip_sym != tf.sym) || tf.off_chain;
 		node = trie_child(&h->trie, node, &tf);
 	}
-	size_t need = (has_ip_sym ? 4 : 3) * nf;
+	size_t need = (has_ip_sym ? 3 : 2) * nf;
 	if (h->npool + need <= STK_POOL_MAX && h->nstks < NONE - 1) {
 		ARRAY_GROW_RAW(h->pool, h->pool_cap, h->npool + need);
 		ARRAY_GROW_RAW(h->stks, h->stks_cap, h->nstks + 1);
@@ -740,12 +742,11 @@ static void add_sample(struct hist *h, const struct hist_sample *s)
 		k->count = 1;
 		h->last_stk = h->nstks;
 		for (size_t i = 0; i < nf; i++) {
-			h->pool[h->npool++] = (uint64_t)(uintptr_t)fsym(&s->frames[i]);
-			h->pool[h->npool++] = (uint64_t)(uintptr_t)fdso(&s->frames[i]);
-			h->pool[h->npool++] = s->frames[i].start;
+			h->pool[h->npool++] = fsym(&s->frames[i]);
+			h->pool[h->npool++] = fdso(&s->frames[i]);
 		}
 		for (size_t i = 0; has_ip_sym && i < nf; i++)
-			h->pool[h->npool++] = (uint64_t)(uintptr_t)s->frames[i].ip_sym;
+			h->pool[h->npool++] = s->frames[i].ip_sym;
 		oa_insert(&h->stk_index, &p, (uint32_t)h->nstks++);
 	} else {
 		h->trie.nodes[node].self_period += s->period;
