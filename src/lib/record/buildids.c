@@ -275,52 +275,69 @@ static bool compressed(const char *p)
 	return dot && (!strcmp(dot, ".xz") || !strcmp(dot, ".zst") || !strcmp(dot, ".gz"));
 }
 
-void rec_hits_finish(struct recording *r)
+/* HEADER_SAMPLE_TIME: the times of the first and the last sample. */
+static void add_sample_time(struct recording *r, const struct rec_hits *h)
 {
-	struct rec_hits *h = r->hits;
-	if (!h)
+	if (!h->any_time)
 		return;
 	struct strbuf b = { 0 };
-	if (h->any_time) {
-		pd_feat_put_u64(&b, h->first_time);
-		pd_feat_put_u64(&b, h->last_time);
-		pd_writer_add_feature(r->w, PD_FEAT_SAMPLE_TIME, b.buf, b.len);
-		sb_reset(&b);
-	}
-	struct buildid_cache *c = NULL;
-	bool kallsyms_current = false;
-	if (!r->opts.no_buildid_cache) {
-		char *dir = buildid_dir(r->opts.buildid_dir);
-		c = buildid_cache_open(dir, NULL);
-		kallsyms_current = buildid_cache_kallsyms_current(dir);
-		free(dir);
-	}
+	pd_feat_put_u64(&b, h->first_time);
+	pd_feat_put_u64(&b, h->last_time);
+	pd_writer_add_feature(r->w, PD_FEAT_SAMPLE_TIME, b.buf, b.len);
+	sb_free(&b);
+}
+
+/* The build-id cache to save the files in (NULL: none, by option), and
+ * whether its copy of /proc/kallsyms is this boot's. */
+static struct buildid_cache *open_cache(const struct recording *r, bool *kallsyms_current)
+{
+	*kallsyms_current = false;
+	if (r->opts.no_buildid_cache)
+		return NULL;
+	char *dir = buildid_dir(r->opts.buildid_dir);
+	struct buildid_cache *c = buildid_cache_open(dir, NULL);
+	*kallsyms_current = buildid_cache_kallsyms_current(dir);
+	free(dir);
+	return c;
+}
+
+/* The kernel's entry; returns the number of entries put (0 or 1). */
+static size_t put_kernel(struct strbuf *b, struct buildid_cache *c, bool kallsyms_current)
+{
 	uint8_t id[BUILDID_MAX];
-	size_t n = buildid_of_notes("/sys/kernel/notes", id, sizeof(id)), nentries = 0;
-	if (n) {
-		put_build_id(&b, PERF_RECORD_MISC_KERNEL, id, n, "[kernel.kallsyms]");
-		/* saved again when the addresses changed (another boot) */
-		buildid_cache_add(c, "[kernel.kallsyms]", "/proc/kallsyms", "kallsyms", id, n,
-				  !kallsyms_current);
-		nentries++;
-	}
+	size_t n = buildid_of_notes("/sys/kernel/notes", id, sizeof(id));
+	if (!n)
+		return 0;
+	put_build_id(b, PERF_RECORD_MISC_KERNEL, id, n, "[kernel.kallsyms]");
+	/* saved again when the addresses changed (another boot) */
+	buildid_cache_add(c, "[kernel.kallsyms]", "/proc/kallsyms", "kallsyms", id, n,
+			  !kallsyms_current);
+	return 1;
+}
+
+/* The entries of the modules a kernel sample hit, named by their file
+ * (or "[name]" when modules.dep does not know it); returns their number. */
+static size_t put_modules(const struct rec_hits *h, struct strbuf *b, struct buildid_cache *c)
+{
 	char **files = xcalloc(h->nmods ? h->nmods : 1, sizeof(*files));
 	bool any_hit = false;
 	for (size_t i = 0; i < h->nmods; i++)
 		any_hit |= h->mod_hit[i];
 	if (any_hit)
 		kmod_files(h->mods, h->nmods, files);	/* one read of modules.dep */
+	size_t nentries = 0;
 	for (size_t i = 0; i < h->nmods; i++) {
 		if (!h->mod_hit[i])
 			continue;
+		uint8_t id[BUILDID_MAX];
 		char *notes = xasprintf("/sys/module/%s/notes/.note.gnu.build-id", h->mods[i].name);
-		n = buildid_of_notes(notes, id, sizeof(id));
+		size_t n = buildid_of_notes(notes, id, sizeof(id));
 		free(notes);
 		if (!n)
 			continue;
 		const char *path = files[i];
 		char *shown = path ? xstrdup(path) : xasprintf("[%s]", h->mods[i].name);
-		put_build_id(&b, PERF_RECORD_MISC_KERNEL, id, n, shown);
+		put_build_id(b, PERF_RECORD_MISC_KERNEL, id, n, shown);
 		nentries++;
 		if (path && !compressed(path))
 			buildid_cache_add(c, path, path, "elf", id, n, false);
@@ -329,44 +346,80 @@ void rec_hits_finish(struct recording *r)
 	for (size_t i = 0; i < h->nmods; i++)
 		free(files[i]);
 	free(files);
-	mark_ancestors(h);
-	for (size_t i = 0; i < h->nmaps; i++) {	/* the files of the sampled processes */
+	return nentries;
+}
+
+/* Mark the files that a sampled process (or an ancestor, see
+ * mark_ancestors) mapped, with that process to read them through. */
+static void mark_used_files(struct rec_hits *h)
+{
+	for (size_t i = 0; i < h->nmaps; i++) {
 		struct hit_file *f = &h->files[h->maps[i].file];
 		if (!f->used && pid_has(h, h->maps[i].pid)) {
 			f->used = true;
 			f->pid = (int)h->maps[i].pid;
 		}
 	}
+}
+
+/* The entry of one used file: its build-id from its MMAP2 record, else read
+ * from the file; returns whether there was one. */
+static bool put_user_file(struct strbuf *b, struct buildid_cache *c, const struct hit_file *m)
+{
+	char *name = xstrdup(m->name);
+	char *src = readable_path(m, name);
+	uint8_t id[BUILDID_MAX];
+	size_t n = m->idlen;
+	if (n)
+		memcpy(id, m->id, n);
+	else
+		n = buildid_of_file(src, id, sizeof(id));
+	if (n) {
+		put_build_id(b, PERF_RECORD_MISC_USER, id, n, name);
+		/* a file replaced since its mmap is not saved as the old build-id */
+		uint8_t now[BUILDID_MAX];
+		if (c && (!m->idlen || (buildid_of_file(src, now, sizeof(now)) == n &&
+				       !memcmp(now, id, n))))
+			buildid_cache_add(c, name, src, "elf", id, n, false);
+	}
+	free(src);
+	free(name);
+	return n != 0;
+}
+
+/* The entries of the used files, sorted by path, one a path; returns
+ * their number. */
+static size_t put_user_files(struct rec_hits *h, struct strbuf *b, struct buildid_cache *c)
+{
 	struct hit_file **used = xcalloc(h->nfiles + 1, sizeof(*used));
-	size_t nused = 0;
+	size_t nused = 0, nentries = 0;
 	for (size_t i = 0; i < h->nfiles; i++)
 		if (h->files[i].used)
 			used[nused++] = &h->files[i];
 	qsort(used, nused, sizeof(*used), cmp_file);
 	for (size_t i = 0; i < nused; i++) {
-		struct hit_file *m = used[i];
-		if (i && !strcmp(m->name, used[i - 1]->name))
+		if (i && !strcmp(used[i]->name, used[i - 1]->name))
 			continue;	/* one entry per path: the one with a build-id */
-		char *name = xstrdup(m->name);
-		char *src = readable_path(m, name);
-		n = m->idlen;
-		if (n)
-			memcpy(id, m->id, n);
-		else
-			n = buildid_of_file(src, id, sizeof(id));
-		if (n) {
-			put_build_id(&b, PERF_RECORD_MISC_USER, id, n, name);
-			nentries++;
-			/* a file replaced since its mmap is not saved as the old build-id */
-			uint8_t now[BUILDID_MAX];
-			if (c && (!m->idlen || (buildid_of_file(src, now, sizeof(now)) == n &&
-					       !memcmp(now, id, n))))
-				buildid_cache_add(c, name, src, "elf", id, n, false);
-		}
-		free(src);
-		free(name);
+		nentries += put_user_file(b, c, used[i]);
 	}
 	free(used);
+	return nentries;
+}
+
+void rec_hits_finish(struct recording *r)
+{
+	struct rec_hits *h = r->hits;
+	if (!h)
+		return;
+	add_sample_time(r, h);
+	bool kallsyms_current;
+	struct buildid_cache *c = open_cache(r, &kallsyms_current);
+	struct strbuf b = { 0 };
+	size_t nentries = put_kernel(&b, c, kallsyms_current);
+	nentries += put_modules(h, &b, c);
+	mark_ancestors(h);
+	mark_used_files(h);
+	nentries += put_user_files(h, &b, c);
 	if (b.len)
 		pd_writer_add_feature(r->w, PD_FEAT_BUILD_ID, b.buf, b.len);
 	sb_free(&b);
