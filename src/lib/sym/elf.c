@@ -596,10 +596,6 @@ static bool load_perf_map(struct dso *d)
 	return true;
 }
 
-/* Symbols of one DSO from the first source that matches: the recorded path
- * (also under the process's /proc/PID/root), and when its build id differs,
- * perf's build-id cache and the distribution's debug file. A list of
- * fallbacks read top to bottom, which is why it is long. */
 /* Open a file found by d's build-id (the build-id cache's copy, the
  * distribution's debug file): true when it is there and carries that very
  * build-id; else nothing is left open. */
@@ -615,6 +611,79 @@ static bool open_by_build_id(const struct dso *d, const char *cand, struct elf_f
 	return false;
 }
 
+/* The ELF file found for a DSO, open. */
+struct dso_file {
+	struct elf_file f;
+	char path[4096];	/* its path: the recorded one, or the copy's found by build-id */
+	char root[64];		/* "" or the /proc/PID/root the recorded path was found under */
+	char opened[4096 + 64];	/* what was opened: root and path */
+};
+
+/* perf's build-id cache first: the file as it was when recorded, even
+ * when it was rebuilt, deleted or lived in a container now gone. */
+static bool open_cached(const struct dso *d, const struct dso_load_opts *o, struct dso_file *df)
+{
+	char *cached = d->build_id_len ?
+		buildid_cache_lookup(o->buildid_dir, d->build_id, d->build_id_len, "elf") : NULL;
+	bool found = cached && open_by_build_id(d, cached, &df->f);
+	if (found) {
+		snprintf(df->opened, sizeof(df->opened), "%.4000s", cached);
+		snprintf(df->path, sizeof(df->path), "%.4000s", cached);
+	}
+	free(cached);
+	return found;
+}
+
+/* The recorded path, and when live under the process's /proc/PID/root:
+ * a file there with another build-id than the recorded one is not taken
+ * (*mismatch set). */
+static bool open_recorded(const struct dso *d, const struct dso_load_opts *o,
+			  struct dso_file *df, bool *mismatch)
+{
+	int nroots = o->live && d->pid > 0 ? 2 : 1;	/* as is, then under the root */
+	df->root[0] = '\0';
+	for (int r = 0; r < nroots; r++) {
+		if (r)
+			snprintf(df->root, sizeof(df->root), "/proc/%d/root", d->pid);
+		snprintf(df->opened, sizeof(df->opened), "%s%s", df->root, df->path);
+		if (!elf_file_open(df->opened, &df->f))
+			continue;
+		if (d->build_id_len) {
+			uint8_t bid[20];
+			size_t blen = 0;
+			if (read_build_id(df->f.e, bid, &blen) &&
+			    !same_build_id(d->build_id, d->build_id_len, bid, blen)) {
+				*mismatch = true;
+				elf_file_close(&df->f);
+				continue;
+			}
+		}
+		return true;
+	}
+	df->root[0] = '\0';
+	return false;
+}
+
+/* The recorded file was replaced: the distribution's debug file (which
+ * keeps the program headers and symbols). */
+static bool open_debug_file(const struct dso *d, struct dso_file *df)
+{
+	if (!d->build_id_len)
+		return false;
+	char hex[41];
+	sym_hex_id(d->build_id, d->build_id_len, hex);
+	char cand[4096];
+	snprintf(cand, sizeof(cand), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+	if (!open_by_build_id(d, cand, &df->f))
+		return false;
+	snprintf(df->opened, sizeof(df->opened), "%.4000s", cand);
+	snprintf(df->path, sizeof(df->path), "%.4000s", cand);
+	return true;
+}
+
+/* Symbols of one DSO from the first source that matches: perf's build-id
+ * cache, the recorded path (also under the process's /proc/PID/root), and
+ * when its build id differs, the distribution's debug file. */
 void dso_load(struct dso *d, const struct dso_load_opts *o)
 {
 	if (d->loaded)
@@ -631,64 +700,16 @@ void dso_load(struct dso *d, const struct dso_load_opts *o)
 	if (d->kind != DSO_ELF)
 		return;
 
+	struct dso_file df = { .f = { .fd = -1 } };
 	/* The path as recorded, without the " (deleted)" of replaced files. */
-	char path[4096];
-	snprintf(path, sizeof(path), "%s", d->path);
-	size_t pl = strlen(path);
-	if (pl > 10 && strcmp(path + pl - 10, " (deleted)") == 0)
-		path[pl - 10] = '\0';
+	snprintf(df.path, sizeof(df.path), "%s", d->path);
+	size_t pl = strlen(df.path);
+	if (pl > 10 && strcmp(df.path + pl - 10, " (deleted)") == 0)
+		df.path[pl - 10] = '\0';
 
-	char roots[2][64];
-	int nroots = 0;
-	roots[nroots++][0] = '\0';
-	if (o->live && d->pid > 0)
-		snprintf(roots[nroots++], sizeof(roots[0]), "/proc/%d/root", d->pid);
-
-	struct elf_file f = { .fd = -1 };
-	const char *root = "";
-	char tried[4096 + 64];
-	bool found = false, mismatch = false;
-	/* perf's build-id cache first: the file as it was when recorded, even
-	 * when it was rebuilt, deleted or lived in a container now gone. */
-	char *cached = d->build_id_len ?
-		buildid_cache_lookup(o->buildid_dir, d->build_id, d->build_id_len, "elf") : NULL;
-	if (cached && open_by_build_id(d, cached, &f)) {
-		found = true;
-		snprintf(tried, sizeof(tried), "%.4000s", cached);
-		snprintf(path, sizeof(path), "%.4000s", cached);
-	}
-	free(cached);
-	for (int r = 0; r < nroots && !found; r++) {
-		snprintf(tried, sizeof(tried), "%s%s", roots[r], path);
-		if (!elf_file_open(tried, &f))
-			continue;
-		if (d->build_id_len) {
-			uint8_t bid[20];
-			size_t blen = 0;
-			if (read_build_id(f.e, bid, &blen) &&
-			    !same_build_id(d->build_id, d->build_id_len, bid, blen)) {
-				mismatch = true;
-				elf_file_close(&f);
-				continue;
-			}
-		}
-		root = roots[r];
-		found = true;
-	}
-	if (!found && d->build_id_len) {
-		/* The recorded file was replaced: the distribution's debug file
-		 * (which keeps the program headers and symbols). */
-		char hex[41];
-		sym_hex_id(d->build_id, d->build_id_len, hex);
-		char cand[4096];
-		snprintf(cand, sizeof(cand), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
-		if (open_by_build_id(d, cand, &f)) {
-			found = true;
-			snprintf(tried, sizeof(tried), "%.4000s", cand);
-			snprintf(path, sizeof(path), "%.4000s", cand);
-		}
-	}
-	if (!found) {
+	bool mismatch = false;
+	if (!open_cached(d, o, &df) && !open_recorded(d, o, &df, &mismatch) &&
+	    !open_debug_file(d, &df)) {
 		if (mismatch) {
 			char hex[41];
 			sym_hex_id(d->build_id, d->build_id_len, hex);
@@ -700,12 +721,12 @@ void dso_load(struct dso *d, const struct dso_load_opts *o)
 		}
 		return;
 	}
-	read_segs(f.e, &d->segs, &d->nsegs);
-	load_elf_syms(&f, path, root, &d->st);
-	elf_file_close(&f);
+	read_segs(df.f.e, &d->segs, &d->nsegs);
+	load_elf_syms(&df.f, df.path, df.root, &d->st);
+	elf_file_close(&df.f);
 	symtab_finish(&d->st, 1);
 	d->usable = true;
-	pr_debug("%s: %zu function symbols from %s", d->path, d->st.n, tried);
+	pr_debug("%s: %zu function symbols from %s", d->path, d->st.n, df.opened);
 }
 
 size_t elf_path_build_id(const char *path, uint8_t *id, size_t cap)
