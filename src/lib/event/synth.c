@@ -257,9 +257,89 @@ static const struct pd_btf_blob *find_btf(struct synth *s, uint32_t id)
 	return NULL;
 }
 
-/* Over 80 lines: one program's info, BTF, KSYMBOL and BPF_EVENT records
- * for each of its functions, in the order perf writes them; each step
- * depends on the previous one's data. */
+/* The BTF of a program, fetched once per id; NULL when it has none or it
+ * cannot be read. */
+static const struct pd_btf_blob *prog_btf(struct synth *s, uint32_t btf_id)
+{
+	if (!btf_id)
+		return NULL;
+	const struct pd_btf_blob *btf = find_btf(s, btf_id);
+	if (btf)
+		return btf;
+	uint32_t size = 0;
+	void *data = pd_btf_fetch(btf_id, &size);
+	if (!data)
+		return NULL;
+	ARRAY_GROW(s->btfs, s->btfs_cap, s->nbtfs + 1);
+	s->btfs[s->nbtfs].id = btf_id;
+	s->btfs[s->nbtfs].size = size;
+	s->btfs[s->nbtfs].data = data;
+	return &s->btfs[s->nbtfs++];
+}
+
+/* PERF_RECORD_KSYMBOL: one function of a program, of the kernel (pid -1). */
+static int emit_bpf_ksymbol(struct synth *s, struct strbuf *b, uint64_t addr, uint32_t len,
+			    const char *name)
+{
+	uint16_t type = PD_KSYMBOL_TYPE_BPF, flags = 0;
+	put_header(b, PERF_RECORD_KSYMBOL, PERF_RECORD_MISC_KERNEL);
+	sb_append_len(b, (const char *)&addr, 8);
+	sb_append_len(b, (const char *)&len, 4);
+	sb_append_len(b, (const char *)&type, 2);
+	sb_append_len(b, (const char *)&flags, 2);
+	put_name(b, name);
+	put_trailer(s, b, (uint32_t)-1, 0);
+	return emit_buf(s, b);
+}
+
+/* PERF_RECORD_BPF_EVENT: a program loaded, of the kernel (pid -1). */
+static int emit_bpf_prog_load(struct synth *s, struct strbuf *b, uint32_t id,
+			      const uint8_t *tag)
+{
+	uint16_t type = PD_BPF_EVENT_PROG_LOAD, flags = 0;
+	put_header(b, PERF_RECORD_BPF_EVENT, PERF_RECORD_MISC_KERNEL);
+	sb_append_len(b, (const char *)&type, 2);
+	sb_append_len(b, (const char *)&flags, 2);
+	sb_append_len(b, (const char *)&id, 4);
+	sb_append_len(b, (const char *)tag, 8);
+	put_trailer(s, b, (uint32_t)-1, 0);
+	return emit_buf(s, b);
+}
+
+/* A program's records in the order perf writes them: a KSYMBOL for each of
+ * its functions (named from its BTF when it has one), then its BPF_EVENT. */
+static int emit_bpf_prog_records(struct synth *s, const struct pd_bpf_prog *p,
+				 const struct pd_btf_blob *btf)
+{
+	/* A view of the info with real pointers for naming. */
+	struct bpf_prog_info info = p->info;
+	info.jited_ksyms = p->info.jited_ksyms + (uint64_t)(uintptr_t)p->data;
+	info.jited_func_lens = p->info.jited_func_lens + (uint64_t)(uintptr_t)p->data;
+	info.prog_tags = p->info.prog_tags + (uint64_t)(uintptr_t)p->data;
+	info.func_info = p->info.func_info + (uint64_t)(uintptr_t)p->data;
+	const uint64_t *ksyms = (const uint64_t *)(uintptr_t)info.jited_ksyms;
+	const uint32_t *lens = (const uint32_t *)(uintptr_t)info.jited_func_lens;
+	uint32_t nsub = info.nr_jited_ksyms;
+	if (info.nr_jited_func_lens < nsub)
+		nsub = info.nr_jited_func_lens;
+
+	struct btf *bt = btf && info.nr_func_info ? btf__new(btf->data, btf->size) : NULL;
+	if (bt && libbpf_get_error(bt))
+		bt = NULL;
+	struct strbuf b = { 0 };
+	int err = 0;
+	for (uint32_t i = 0; i < nsub && !err; i++) {
+		char name[256];
+		pd_bpf_prog_name(&info, bt, i, name, sizeof(name));
+		err = emit_bpf_ksymbol(s, &b, ksyms[i], lens[i], name);
+	}
+	btf__free(bt);
+	if (!err)
+		err = emit_bpf_prog_load(s, &b, info.id, info.tag);
+	sb_free(&b);
+	return err;
+}
+
 int synth_bpf_program(struct synth *s, uint32_t prog_id, bool emit_records)
 {
 	for (size_t i = 0; i < s->nprogs; i++)
@@ -278,72 +358,8 @@ int synth_bpf_program(struct synth *s, uint32_t prog_id, bool emit_records)
 	}
 	ARRAY_GROW(s->progs, s->progs_cap, s->nprogs + 1);
 	s->progs[s->nprogs++] = p;
-
-	const struct pd_btf_blob *btf = NULL;
-	if (p->info.btf_id) {
-		btf = find_btf(s, p->info.btf_id);
-		if (!btf) {
-			uint32_t size = 0;
-			void *data = pd_btf_fetch(p->info.btf_id, &size);
-			if (data) {
-				ARRAY_GROW(s->btfs, s->btfs_cap, s->nbtfs + 1);
-				s->btfs[s->nbtfs].id = p->info.btf_id;
-				s->btfs[s->nbtfs].size = size;
-				s->btfs[s->nbtfs].data = data;
-				btf = &s->btfs[s->nbtfs++];
-			}
-		}
-	}
-	if (!emit_records)
-		return 0;
-
-	/* A view of the info with real pointers for naming. */
-	struct bpf_prog_info info = p->info;
-	info.jited_ksyms = p->info.jited_ksyms + (uint64_t)(uintptr_t)p->data;
-	info.jited_func_lens = p->info.jited_func_lens + (uint64_t)(uintptr_t)p->data;
-	info.prog_tags = p->info.prog_tags + (uint64_t)(uintptr_t)p->data;
-	info.func_info = p->info.func_info + (uint64_t)(uintptr_t)p->data;
-	const uint64_t *ksyms = (const uint64_t *)(uintptr_t)info.jited_ksyms;
-	const uint32_t *lens = (const uint32_t *)(uintptr_t)info.jited_func_lens;
-	uint32_t nsub = info.nr_jited_ksyms;
-	if (info.nr_jited_func_lens < nsub)
-		nsub = info.nr_jited_func_lens;
-
-	struct btf *bt = btf && info.nr_func_info ? btf__new(btf->data, btf->size) : NULL;
-	if (bt && libbpf_get_error(bt))
-		bt = NULL;
-	struct strbuf b = { 0 };
-	int err = 0;
-	uint32_t pid = (uint32_t)-1, tid = 0;
-	for (uint32_t i = 0; i < nsub && !err; i++) {
-		char name[256];
-		pd_bpf_prog_name(&info, bt, i, name, sizeof(name));
-		uint16_t type = PD_KSYMBOL_TYPE_BPF, flags = 0;
-		uint64_t addr = ksyms[i];
-		uint32_t len = lens[i];
-		put_header(&b, PERF_RECORD_KSYMBOL, PERF_RECORD_MISC_KERNEL);
-		sb_append_len(&b, (const char *)&addr, 8);
-		sb_append_len(&b, (const char *)&len, 4);
-		sb_append_len(&b, (const char *)&type, 2);
-		sb_append_len(&b, (const char *)&flags, 2);
-		put_name(&b, name);
-		put_trailer(s, &b, pid, tid);
-		err = emit_buf(s, &b);
-	}
-	btf__free(bt);
-	if (!err) {
-		uint16_t type = PD_BPF_EVENT_PROG_LOAD, flags = 0;
-		uint32_t id = info.id;
-		put_header(&b, PERF_RECORD_BPF_EVENT, PERF_RECORD_MISC_KERNEL);
-		sb_append_len(&b, (const char *)&type, 2);
-		sb_append_len(&b, (const char *)&flags, 2);
-		sb_append_len(&b, (const char *)&id, 4);
-		sb_append_len(&b, (const char *)info.tag, 8);
-		put_trailer(s, &b, pid, tid);
-		err = emit_buf(s, &b);
-	}
-	sb_free(&b);
-	return err;
+	const struct pd_btf_blob *btf = prog_btf(s, p->info.btf_id);
+	return emit_records ? emit_bpf_prog_records(s, p, btf) : 0;
 }
 
 int synth_bpf_programs(struct synth *s)
