@@ -78,6 +78,95 @@ static int parse_tracepoint(const char *sys, const char *ev, struct perf_event_a
 	return 0;
 }
 
+static const struct named_event *named_event_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(named_events); i++)
+		if (!strcmp(name, named_events[i].name))
+			return &named_events[i];
+	return NULL;
+}
+
+/* Modifiers after the last ':' if they are only u/k/h/p letters, except for
+ * tracepoints "sys:event" (two parts): cut off buf and returned, or NULL. */
+static char *cut_modifiers(char *buf)
+{
+	char *colon = strrchr(buf, ':');
+	if (colon && colon[1] && strspn(colon + 1, "ukhpPG") == strlen(colon + 1) &&
+	    (strchr(buf, ':') != colon || !strchr(buf, '/'))) {
+		/* "sys:ev" with ev made of modifier letters is unlikely; treat a
+		 * single colon as a modifier only if the left part is a known event. */
+		*colon = '\0';
+		if (named_event_find(buf) || strchr(buf, ':') || buf[0] == 'r')
+			return colon + 1;
+		*colon = ':';
+	}
+	return NULL;
+}
+
+/* The message for an unknown event, with the perf names like it. */
+static void unknown_event(const char *name, const char *spec, char *err, size_t errlen)
+{
+	struct strbuf similar = { 0 };
+	size_t len = strlen(name);
+	/* the distance is at least the difference in length: only
+	 * names of about the same length are measured */
+	for (size_t i = 0; i < ARRAY_SIZE(named_events); i++) {
+		size_t known_len = strlen(named_events[i].name);
+		if (((len > known_len ? len - known_len : known_len - len) <= 3 &&
+		     edit_distance(name, named_events[i].name) <= 3) ||
+		    strstr(named_events[i].name, name))
+			sb_printf(&similar, "%s%s", similar.len ? ", " : "", named_events[i].name);
+	}
+	snprintf(err, errlen, "unknown event '%s'%s%s%s; events are perf's names (cpu-clock, "
+		 "cycles, page-faults, ...) or tracepoints as SYSTEM:NAME", spec,
+		 similar.len ? " (did you mean: " : "", similar.len ? similar.buf : "",
+		 similar.len ? ")" : "");
+	sb_free(&similar);
+}
+
+/* attr's type and config for an event name without modifiers: one of perf's
+ * names, a raw code rNNN or a tracepoint SYSTEM:NAME; else a message in err. */
+static int resolve_event(char *name, const char *spec, struct perf_event_attr *attr, char *err,
+			 size_t errlen)
+{
+	const struct named_event *known = named_event_find(name);
+	if (known) {
+		attr->type = known->type;
+		attr->config = known->config;
+		return 0;
+	}
+	if (name[0] == 'r' && name[1] &&
+	    strspn(name + 1, "0123456789abcdefABCDEF") == strlen(name + 1)) {
+		attr->type = PERF_TYPE_RAW;
+		attr->config = strtoull(name + 1, NULL, 16);
+		return 0;
+	}
+	char *sep = strchr(name, ':');
+	if (sep) {
+		*sep = '\0';
+		int r = parse_tracepoint(name, sep + 1, attr, err, errlen);
+		*sep = ':';
+		return r < 0 ? r : 0;
+	}
+	unknown_event(name, spec, err, errlen);
+	return -ENOENT;
+}
+
+/* u, k, h: the modes counted (all when none is given); p: precise_ip, up to 3. */
+static void apply_modifiers(struct perf_event_attr *attr, const char *mods)
+{
+	bool u = strchr(mods, 'u'), k = strchr(mods, 'k'), h = strchr(mods, 'h');
+	if (u || k || h) {
+		attr->exclude_user = !u;
+		attr->exclude_kernel = !k;
+		attr->exclude_hv = !h;
+	}
+	attr->precise_ip = 0;
+	for (const char *p = mods; *p; p++)
+		if (*p == 'p' && attr->precise_ip < 3)
+			attr->precise_ip++;
+}
+
 int event_parse(const char *spec, struct perf_event_attr *attr, char **name, char *err, size_t errlen)
 {
 	char buf[256];
@@ -89,77 +178,12 @@ int event_parse(const char *spec, struct perf_event_attr *attr, char **name, cha
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
 
-	/* Modifiers after the last ':' if they are only u/k/h/p letters,
-	 * except for tracepoints "sys:event" (two parts). */
-	char *mods = NULL;
-	char *colon = strrchr(buf, ':');
-	if (colon && colon[1] && strspn(colon + 1, "ukhpPG") == strlen(colon + 1) &&
-	    (strchr(buf, ':') != colon || !strchr(buf, '/'))) {
-		/* "sys:ev" with ev made of modifier letters is unlikely; treat a
-		 * single colon as a modifier only if the left part is a known event. */
-		*colon = '\0';
-		bool known = false;
-		for (size_t i = 0; i < ARRAY_SIZE(named_events); i++)
-			if (!strcmp(buf, named_events[i].name))
-				known = true;
-		if (known || strchr(buf, ':') || buf[0] == 'r')
-			mods = colon + 1;
-		else
-			*colon = ':';
-	}
-	bool found = false;
-	for (size_t i = 0; i < ARRAY_SIZE(named_events); i++) {
-		if (!strcmp(buf, named_events[i].name)) {
-			attr->type = named_events[i].type;
-			attr->config = named_events[i].config;
-			found = true;
-			break;
-		}
-	}
-	if (!found && buf[0] == 'r' && buf[1] && strspn(buf + 1, "0123456789abcdefABCDEF") == strlen(buf + 1)) {
-		attr->type = PERF_TYPE_RAW;
-		attr->config = strtoull(buf + 1, NULL, 16);
-		found = true;
-	}
-	if (!found && strchr(buf, ':')) {
-		char *c = strchr(buf, ':');
-		*c = '\0';
-		int r = parse_tracepoint(buf, c + 1, attr, err, errlen);
-		*c = ':';
-		if (r < 0)
-			return r;
-		found = true;
-	}
-	if (!found) {
-		struct strbuf sb = { 0 };
-		size_t len = strlen(buf);
-		/* the distance is at least the difference in length: only
-		 * names of about the same length are measured */
-		for (size_t i = 0; i < ARRAY_SIZE(named_events); i++) {
-			size_t nl = strlen(named_events[i].name);
-			if (((len > nl ? len - nl : nl - len) <= 3 &&
-			     edit_distance(buf, named_events[i].name) <= 3) ||
-			    strstr(named_events[i].name, buf))
-				sb_printf(&sb, "%s%s", sb.len ? ", " : "", named_events[i].name);
-		}
-		snprintf(err, errlen, "unknown event '%s'%s%s%s; events are perf's names (cpu-clock, "
-			 "cycles, page-faults, ...) or tracepoints as SYSTEM:NAME", spec,
-			 sb.len ? " (did you mean: " : "", sb.len ? sb.buf : "", sb.len ? ")" : "");
-		sb_free(&sb);
-		return -ENOENT;
-	}
-	if (mods) {
-		bool u = strchr(mods, 'u'), k = strchr(mods, 'k'), h = strchr(mods, 'h');
-		if (u || k || h) {
-			attr->exclude_user = !u;
-			attr->exclude_kernel = !k;
-			attr->exclude_hv = !h;
-		}
-		attr->precise_ip = 0;
-		for (const char *p = mods; *p; p++)
-			if (*p == 'p' && attr->precise_ip < 3)
-				attr->precise_ip++;
-	}
+	char *mods = cut_modifiers(buf);
+	int r = resolve_event(buf, spec, attr, err, errlen);
+	if (r < 0)
+		return r;
+	if (mods)
+		apply_modifiers(attr, mods);
 	*name = xstrdup(spec);
 	return 0;
 }
