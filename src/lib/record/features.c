@@ -349,91 +349,112 @@ static int cmp_cache_level(const void *a, const void *b)
 	return x->level < y->level ? -1 : x->level > y->level;
 }
 
+static void cache_level_free(struct cache_level *l)
+{
+	free(l->type);
+	free(l->size);
+	free(l->map);
+}
+
+static bool same_cache(const struct cache_level *x, const struct cache_level *y)
+{
+	return x->level == y->level && x->line_size == y->line_size && x->sets == y->sets &&
+	       x->ways == y->ways && !strcmp(x->type, y->type) && !strcmp(x->size, y->size) &&
+	       !strcmp(x->map, y->map);
+}
+
 #define CACHE_DIR "/sys/devices/system/cpu/cpu%d/cache/index%d/"
+
+/* One cache of a CPU, from its sysfs directory: false when it has no such
+ * cache (or one of the files cannot be read). */
+static bool read_cache_level(int cpu, int idx, struct cache_level *l)
+{
+	static const char *const files[7] = { "level", "coherency_line_size", "number_of_sets",
+					      "ways_of_associativity", "type", "size",
+					      "shared_cpu_list" };
+	char base[128], path[192];
+	snprintf(base, sizeof(base), CACHE_DIR, cpu, idx);
+	char *vals[7];
+	bool ok = true;
+	for (int k = 0; k < 7; k++) {
+		snprintf(path, sizeof(path), "%s%s", base, files[k]);
+		vals[k] = read_file(path, NULL);
+		if (vals[k])
+			vals[k][strcspn(vals[k], "\n")] = '\0';
+		ok &= vals[k] != NULL;
+	}
+	if (ok) {
+		*l = (struct cache_level){
+			.level = (uint32_t)atoi(vals[0]),
+			.line_size = (uint32_t)atoi(vals[1]),
+			.sets = (uint32_t)atoi(vals[2]),
+			.ways = (uint32_t)atoi(vals[3]),
+			.type = vals[4],
+			.size = vals[5],
+			.map = vals[6],
+		};
+		vals[4] = vals[5] = vals[6] = NULL;
+	}
+	for (int k = 0; k < 7; k++)
+		free(vals[k]);
+	return ok;
+}
+
+/* The feature's body: version 1, the number of caches, then each; frees
+ * them. */
+static void put_caches(struct pd_writer *w, struct cache_level *caches, size_t n)
+{
+	struct strbuf b = { 0 };
+	pd_feat_put_u32(&b, 1);
+	pd_feat_put_u32(&b, (uint32_t)n);
+	for (size_t i = 0; i < n; i++) {
+		pd_feat_put_u32(&b, caches[i].level);
+		pd_feat_put_u32(&b, caches[i].line_size);
+		pd_feat_put_u32(&b, caches[i].sets);
+		pd_feat_put_u32(&b, caches[i].ways);
+		pd_feat_put_string(&b, caches[i].type);
+		pd_feat_put_string(&b, caches[i].size);
+		pd_feat_put_string(&b, caches[i].map);
+		cache_level_free(&caches[i]);
+	}
+	pd_writer_add_feature(w, PD_FEAT_CACHE, b.buf, b.len);
+	sb_free(&b);
+}
 
 /* CACHE: the distinct caches of the online CPUs (level, line size, sets,
  * ways, type, size, the CPUs sharing it), ordered by level. */
 static void add_caches(struct pd_writer *w)
 {
 	int ncpu = cpu_count_possible();
-	bool *on = cpu_online_mask();
-	struct cache_level *c = NULL;
+	bool *online = cpu_online_mask();
+	struct cache_level *caches = NULL;
 	size_t n = 0, cap = 0;
 	for (int cpu = 0; cpu < ncpu; cpu++) {
-		for (int idx = 0; on[cpu] && idx < 10; idx++) {
-			char base[128], path[192];
-			snprintf(base, sizeof(base), CACHE_DIR, cpu, idx);
-			struct cache_level l = { 0 };
-			char *v[7];
-			static const char *const files[7] = { "level", "coherency_line_size",
-							      "number_of_sets", "ways_of_associativity",
-							      "type", "size", "shared_cpu_list" };
-			bool ok = true;
-			for (int k = 0; k < 7; k++) {
-				snprintf(path, sizeof(path), "%s%s", base, files[k]);
-				v[k] = read_file(path, NULL);
-				if (v[k])
-					v[k][strcspn(v[k], "\n")] = '\0';
-				ok &= v[k] != NULL;
+		struct cache_level l;
+		for (int idx = 0; online[cpu] && idx < 10 && read_cache_level(cpu, idx, &l); idx++) {
+			bool dup = false;
+			for (size_t i = 0; i < n && !dup; i++)
+				dup = same_cache(&caches[i], &l);
+			if (dup) {
+				cache_level_free(&l);
+			} else {
+				ARRAY_GROW(caches, cap, n + 1);
+				caches[n++] = l;
 			}
-			if (ok) {
-				l.level = (uint32_t)atoi(v[0]);
-				l.line_size = (uint32_t)atoi(v[1]);
-				l.sets = (uint32_t)atoi(v[2]);
-				l.ways = (uint32_t)atoi(v[3]);
-				l.type = v[4];
-				l.size = v[5];
-				l.map = v[6];
-				v[4] = v[5] = v[6] = NULL;
-				bool dup = false;
-				for (size_t i = 0; i < n && !dup; i++)
-					dup = c[i].level == l.level && c[i].line_size == l.line_size &&
-					      c[i].sets == l.sets && c[i].ways == l.ways &&
-					      !strcmp(c[i].type, l.type) && !strcmp(c[i].size, l.size) &&
-					      !strcmp(c[i].map, l.map);
-				if (dup) {
-					free(l.type);
-					free(l.size);
-					free(l.map);
-				} else {
-					ARRAY_GROW(c, cap, n + 1);
-					c[n++] = l;
-				}
-			}
-			for (int k = 0; k < 7; k++)
-				free(v[k]);
-			if (!ok)
-				break;
 		}
 	}
-	free(on);
+	free(online);
 	if (!n)
 		return;
 	/* stable: caches of one level stay in the order found, as perf lists them */
 	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && cmp_cache_level(&c[j - 1], &c[j]) > 0; j--) {
-			struct cache_level t = c[j];
-			c[j] = c[j - 1];
-			c[j - 1] = t;
+		for (size_t j = i; j > 0 && cmp_cache_level(&caches[j - 1], &caches[j]) > 0; j--) {
+			struct cache_level t = caches[j];
+			caches[j] = caches[j - 1];
+			caches[j - 1] = t;
 		}
-	struct strbuf b = { 0 };
-	pd_feat_put_u32(&b, 1);
-	pd_feat_put_u32(&b, (uint32_t)n);
-	for (size_t i = 0; i < n; i++) {
-		pd_feat_put_u32(&b, c[i].level);
-		pd_feat_put_u32(&b, c[i].line_size);
-		pd_feat_put_u32(&b, c[i].sets);
-		pd_feat_put_u32(&b, c[i].ways);
-		pd_feat_put_string(&b, c[i].type);
-		pd_feat_put_string(&b, c[i].size);
-		pd_feat_put_string(&b, c[i].map);
-		free(c[i].type);
-		free(c[i].size);
-		free(c[i].map);
-	}
-	free(c);
-	pd_writer_add_feature(w, PD_FEAT_CACHE, b.buf, b.len);
-	sb_free(&b);
+	put_caches(w, caches, n);
+	free(caches);
 }
 
 /* CLOCKID (the clock's resolution in ns) and CLOCK_DATA (version 1, the
