@@ -96,6 +96,11 @@ static inline int str_cmp_null(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
+/* sort_keys_parse with each word made a key by word_key (sort_keys.c; also
+ * sort_keys_parse_tp's). */
+int sort_keys_parse_list(const char *s, enum sort_key *keys, int max, const char **bad,
+			 bool (*word_key)(void *ctx, const char *word, size_t len, enum sort_key *key), void *ctx);
+
 void trie_init(struct trie *t);
 void trie_free(struct trie *t);
 uint32_t trie_child(struct trie *t, uint32_t parent, const struct hist_frame *f);

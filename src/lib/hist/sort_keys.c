@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hist/hist.h"
+#include "hist/hist_int.h"
 #include "util.h"
 
 static const struct {
@@ -54,7 +55,11 @@ const char *sort_keys_known(void)
 	return "comm, pid, tid, dso, sym, cpu, state, parent, srcline, period, sample, overhead, overhead_children";
 }
 
-int sort_keys_parse(const char *s, enum sort_key *keys, int max, const char **bad)
+/* The list parser of sort_keys_parse and sort_keys_parse_tp: s is split at
+ * commas, word_key makes each word a key (false: the word is *bad), a key
+ * given twice is kept once, and more than max keys is an error. */
+int sort_keys_parse_list(const char *s, enum sort_key *keys, int max, const char **bad,
+			 bool (*word_key)(void *ctx, const char *word, size_t len, enum sort_key *key), void *ctx)
 {
 	static char badbuf[64];
 	int n = 0;
@@ -64,23 +69,18 @@ int sort_keys_parse(const char *s, enum sort_key *keys, int max, const char **ba
 	while (*p) {
 		const char *end = strchr(p, ',');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
-		bool found = false, dup = false;
+		enum sort_key key;
+		bool dup = false;
 
-		for (size_t i = 0; i < ARRAY_SIZE(sort_names); i++) {
-			if (strlen(sort_names[i].name) != len || strncmp(sort_names[i].name, p, len))
-				continue;
-			found = true;
-			for (int j = 0; j < n; j++)
-				dup |= keys[j] == sort_names[i].key;
-			if (!dup) {
-				if (n >= max)
-					goto bad_key;
-				keys[n++] = sort_names[i].key;
-			}
-			break;
-		}
-		if (!found)
+		if (!word_key(ctx, p, len, &key))
 			goto bad_key;
+		for (int j = 0; j < n; j++)
+			dup |= keys[j] == key;
+		if (!dup) {
+			if (n >= max)
+				goto bad_key;
+			keys[n++] = key;
+		}
 		p += len;
 		if (*p == ',')
 			p++;
@@ -95,6 +95,24 @@ bad_key:
 		return -1;
 	}
 	return n;
+}
+
+/* A sort key by its name (word, len long). */
+static bool name_key(void *ctx, const char *word, size_t len, enum sort_key *key)
+{
+	(void)ctx;
+	for (size_t i = 0; i < ARRAY_SIZE(sort_names); i++) {
+		if (strlen(sort_names[i].name) != len || strncmp(sort_names[i].name, word, len))
+			continue;
+		*key = sort_names[i].key;
+		return true;
+	}
+	return false;
+}
+
+int sort_keys_parse(const char *s, enum sort_key *keys, int max, const char **bad)
+{
+	return sort_keys_parse_list(s, keys, max, bad, name_key, NULL);
 }
 
 const char *sort_key_name(enum sort_key k)

@@ -5,6 +5,7 @@
  * field's value as the formatted line has it ("prev_state=R+" gives "R+"),
  * else (--raw-trace, or a name the line does not show) as libtraceevent
  * prints the field. The trace key splits and orders (ascending) by the line. */
+#include "hist/hist_int.h"
 #include "hist/tpkeys.h"
 #include "oa.h"
 #include "util.h"
@@ -24,64 +25,53 @@ static bool tp_word(const char *s, size_t n)
 	return true;
 }
 
+struct tp_names {
+	char **names;
+	int *nnames;
+};
+
+/* A sort key by name, else a tracepoint key name: SORT_TP0 + j for names[j]. */
+static bool tp_word_key(void *ctx, const char *p, size_t len, enum sort_key *key)
+{
+	struct tp_names *c = ctx;
+	char **names = c->names;
+	int *nnames = c->nnames;
+	char word[128];
+	if (len >= sizeof(word))
+		return false;
+	memcpy(word, p, len);
+	word[len] = '\0';
+	enum sort_key k[1];
+	const char *b;
+	if (sort_keys_parse(word, k, 1, &b) == 1) {
+		*key = k[0];
+	} else if (!sort_key_perf_only(word) && tp_word(word, len)) {
+		int j;
+		for (j = 0; j < *nnames; j++)
+			if (!strcmp(names[j], word))
+				break;
+		if (j == *nnames) {
+			if (j >= TPKEYS_MAX_NAMES || j >= HIST_TP_MAX)
+				return false;
+			names[(*nnames)++] = xstrdup(word);
+		}
+		*key = (enum sort_key)(SORT_TP0 + j);
+	} else {
+		return false;
+	}
+	return true;
+}
+
 int sort_keys_parse_tp(const char *s, enum sort_key *keys, int max, char **names, int *nnames,
 		       const char **bad)
 {
-	static char badbuf[64];
-	const char *p = s ? s : "";
-	int n = 0;
+	struct tp_names c = { names, nnames };
 
-	*bad = NULL;
 	*nnames = 0;
-	while (*p) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		char word[128];
-		if (len >= sizeof(word))
-			goto bad_key;
-		memcpy(word, p, len);
-		word[len] = '\0';
-		enum sort_key k[1];
-		const char *b;
-		enum sort_key key;
-		if (sort_keys_parse(word, k, 1, &b) == 1) {
-			key = k[0];
-		} else if (!sort_key_perf_only(word) && tp_word(word, len)) {
-			int j;
-			for (j = 0; j < *nnames; j++)
-				if (!strcmp(names[j], word))
-					break;
-			if (j == *nnames) {
-				if (j >= TPKEYS_MAX_NAMES || j >= HIST_TP_MAX)
-					goto bad_key;
-				names[(*nnames)++] = xstrdup(word);
-			}
-			key = (enum sort_key)(SORT_TP0 + j);
-		} else {
-			goto bad_key;
-		}
-		bool dup = false;
-		for (int i = 0; i < n; i++)
-			dup |= keys[i] == key;
-		if (!dup) {
-			if (n >= max)
-				goto bad_key;
-			keys[n++] = key;
-		}
-		p += len;
-		if (*p == ',')
-			p++;
-		continue;
-bad_key:
-		snprintf(badbuf, sizeof(badbuf), "%.*s", (int)(len > 60 ? 60 : len), p);
-		*bad = badbuf;
+	int n = sort_keys_parse_list(s, keys, max, bad, tp_word_key, &c);
+	if (n < 0) {
 		tpkeys_names_free(names, *nnames);
 		*nnames = 0;
-		return -1;
-	}
-	if (n == 0) {
-		*bad = "";
-		return -1;
 	}
 	return n;
 }
