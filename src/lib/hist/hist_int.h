@@ -140,8 +140,9 @@ struct stk {
 	uint32_t nframes;
 	bool has_ip_sym;	/* a frame has an ip_sym: nframes of them follow the pairs */
 	bool off_chain;		/* frames[0].off_chain */
-	size_t off;		/* in pool, 3 words per frame (sym, dso, start), then
-				 * the ip_syms when has_ip_sym */
+	size_t off;		/* in pool, 2 pointers per frame (sym, dso), then the
+				 * ip_syms when has_ip_sym (the symbols' starts are
+				 * compared on the trie's nodes: not kept twice) */
 	uint64_t period, count;	/* folded into the trie by hist_finish */
 };
 
@@ -187,8 +188,7 @@ struct hist {
 	struct stk *stks;		/* dense, in order of first sight */
 	size_t nstks, stks_cap;
 	struct oa_index stk_index;	/* a stack by its root and frames */
-	uint64_t *pool;		/* frames of the cached stacks (struct stk.off):
-					 * pointers and symbol starts as words */
+	const char **pool;		/* frames of the cached stacks (struct stk.off) */
 	size_t npool, pool_cap;
 	size_t last_stk;		/* stks index of the previous sample's stack, or SIZE_MAX */
 
