@@ -592,19 +592,37 @@ static void name(type *a, size_t n, int (*cmp)(const void *, const void *))			\
 
 DEFINE_SORT_STABLE_OF(sort_stable_ptrs, word_ptr)
 DEFINE_SORT_STABLE_OF(sort_stable_pairs, struct word_pair)
+SORT_STABLE_TOTAL_DEFINE(sort_stable_ptrs_total, word_ptr, cmp)
+SORT_STABLE_TOTAL_DEFINE(sort_stable_pairs_total, struct word_pair, cmp)
+
+static void sort_stable_any(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 
 void sort_stable(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
 	if (n < 2)
 		return;
-	if (size == sizeof(void *)) {	/* arrays of pointers: the same merges, words moved */
+	if (size == sizeof(void *))	/* arrays of pointers: the same merges, words moved */
 		sort_stable_ptrs(base, n, cmp);
-		return;
-	}
-	if (size == 2 * sizeof(uint64_t)) {	/* pairs of words (a key and a pointer) */
+	else if (size == 2 * sizeof(uint64_t))	/* pairs of words (a key and a pointer) */
 		sort_stable_pairs(base, n, cmp);
+	else
+		sort_stable_any(base, n, size, cmp);
+}
+
+void sort_stable_total(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n < 2)
 		return;
-	}
+	if (size == sizeof(void *))
+		sort_stable_ptrs_total(base, n, cmp);
+	else if (size == 2 * sizeof(uint64_t))
+		sort_stable_pairs_total(base, n, cmp);
+	else
+		sort_stable_any(base, n, size, cmp);
+}
+
+static void sort_stable_any(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
 	unsigned char *a = base, *tmp = xmalloc(n * size), *src = a, *dst = tmp;
 	for (size_t w = 1; w < n; w *= 2) {	/* bottom-up: runs of w merged pairwise */
 		for (size_t lo = 0; lo < n; lo += 2 * w) {

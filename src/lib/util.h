@@ -111,6 +111,36 @@ bool output_closed(int fd);
  * compares depths only within one thread): it ends, stays in bounds and gives
  * one result for one input order. */
 void sort_stable(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+/* sort_stable for a comparator that is a total order (transitive): pairs of
+ * runs already in order are not merged, so input made of sorted runs (the
+ * records of perf.data's ring buffer chunks) costs one comparison a pair. */
+void sort_stable_total(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+/* sort_stable_total's algorithm for one element type and one comparator,
+ * CMP(a, b) on two element pointers, called inline (the record index sorts
+ * millions); defines static void name(type *a, size_t n, cmp), where cmp is
+ * the comparator for CMP to use if it names it (unused otherwise). */
+#define SORT_STABLE_TOTAL_DEFINE(name, type, CMP)						\
+static void name(type *a, size_t n, int (*cmp)(const void *, const void *))			\
+{												\
+	(void)cmp;										\
+	type *tmp = xmalloc((n ? n : 1) * sizeof(*tmp));					\
+	for (size_t w = 1; w < n; w *= 2) {							\
+		for (size_t lo = 0; lo < n; lo += 2 * w) {					\
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;	\
+			if (mid >= hi || CMP(&a[mid], &a[mid - 1]) >= 0)			\
+				continue;	/* in order: no merge */			\
+			size_t i = lo, j = mid, k = 0;						\
+			while (i < mid && j < hi)						\
+				tmp[k++] = CMP(&a[j], &a[i]) < 0 ? a[j++] : a[i++];		\
+			while (i < mid)								\
+				tmp[k++] = a[i++];						\
+			while (j < hi)								\
+				tmp[k++] = a[j++];						\
+			memcpy(a + lo, tmp, k * sizeof(*a));					\
+		}										\
+	}											\
+	free(tmp);										\
+}
 uint64_t now_ns(void);		/* CLOCK_MONOTONIC */
 uint64_t str_hash(const char *s);	/* FNV-1a */
 uint64_t mem_hash(const void *p, size_t n);	/* FNV-1a of n bytes */

@@ -306,6 +306,73 @@ static void test_sort_stable(void **state)
 	free(w);
 }
 
+/* sort_stable_total and sort_stable give the same stable order for a total
+ * order, on sorted runs (the record index's shape) and on random input, for
+ * word-pair elements (the record index), pointers and other sizes. */
+struct kw {
+	uint64_t key, seq;
+};
+
+static int cmp_kw(const void *a, const void *b)
+{
+	const struct kw *x = a, *y = b;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static int cmp_kw_ptr(const void *a, const void *b)
+{
+	return cmp_kw(*(const struct kw *const *)a, *(const struct kw *const *)b);
+}
+
+static void test_sort_stable_total(void **state)
+{
+	(void)state;
+	enum { N = 3000 };
+	struct kw *v = malloc(N * sizeof(*v)), *w = malloc(N * sizeof(*w)), *u = malloc(N * sizeof(*u));
+	struct kw **pv = malloc(N * sizeof(*pv));
+	struct kv *kv = malloc(N * sizeof(*kv)), *kw2 = malloc(N * sizeof(*kw2));
+	unsigned r = 777;
+	for (int shape = 0; shape < 2; shape++)
+		for (int n = 0; n <= N; n += n < 40 ? 1 : 331) {
+			for (int i = 0; i < n; i++) {
+				r = r * 1103515245u + 12345u;
+				/* shape 0: runs of 50 ascending keys; 1: random */
+				uint64_t key = shape ? (r >> 16) % 23 : (uint64_t)(i % 50) * 3 + (r >> 16) % 3;
+				v[i] = (struct kw){ key, (uint64_t)i };
+				kv[i] = (struct kv){ .key = (int)key, .seq = i };
+			}
+			memcpy(w, v, (size_t)n * sizeof(*v));
+			memcpy(u, v, (size_t)n * sizeof(*v));
+			memcpy(kw2, kv, (size_t)n * sizeof(*kv));
+			for (int i = 0; i < n; i++)
+				pv[i] = &u[i];
+			sort_stable(w, (size_t)n, sizeof(*w), cmp_kw);
+			sort_stable_total(pv, (size_t)n, sizeof(*pv), cmp_kw_ptr);
+			sort_stable_total(v, (size_t)n, sizeof(*v), cmp_kw);
+			sort_stable_total(kw2, (size_t)n, sizeof(*kw2), cmp_kv);
+			for (int i = 0; i < n; i++) {
+				assert_int_equal(v[i].seq, w[i].seq);	/* same as sort_stable */
+				if (i) {
+					assert_true(v[i - 1].key <= v[i].key);
+					if (v[i - 1].key == v[i].key)
+						assert_true(v[i - 1].seq < v[i].seq);
+					assert_true(pv[i - 1]->key <= pv[i]->key);
+					if (pv[i - 1]->key == pv[i]->key)
+						assert_true(pv[i - 1]->seq < pv[i]->seq);
+					assert_true(kw2[i - 1].key <= kw2[i].key);
+					if (kw2[i - 1].key == kw2[i].key)
+						assert_true(kw2[i - 1].seq < kw2[i].seq);
+				}
+			}
+		}
+	free(v);
+	free(w);
+	free(u);
+	free(pv);
+	free(kv);
+	free(kw2);
+}
+
 int main(void)
 {
 	/* The pipe test writes nothing, but a failing check must not kill us. */
@@ -317,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_output_closed),
 		cmocka_unit_test(test_oa),
 		cmocka_unit_test(test_sort_stable),
+		cmocka_unit_test(test_sort_stable_total),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
