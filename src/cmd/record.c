@@ -10,6 +10,7 @@
 #include "record/filter.h"
 #include "record/off_cpu.h"
 #include "record/record.h"
+#include "record/run.h"
 #include "skel/skel.h"
 #include "sym/stack_skip.h"
 #include "target/cgroup.h"
@@ -20,9 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MAX_EVENTS 16
@@ -56,25 +54,9 @@ struct record_cli {
 /* -k: perf's clock names (and a number). */
 static const char *parse_clockid(const char *arg, void *dst)
 {
-	static const struct { const char *name; int id; } clocks[] = {
-		{ "monotonic", CLOCK_MONOTONIC }, { "mono", CLOCK_MONOTONIC },
-		{ "monotonic_raw", CLOCK_MONOTONIC_RAW }, { "raw", CLOCK_MONOTONIC_RAW },
-		{ "realtime", CLOCK_REALTIME }, { "real", CLOCK_REALTIME },
-		{ "boottime", CLOCK_BOOTTIME }, { "boot", CLOCK_BOOTTIME },
-		{ "tai", CLOCK_TAI },
-	};
-	const char *a = !strncasecmp(arg, "CLOCK_", 6) ? arg + 6 : arg;
-	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
-		if (!strcasecmp(a, clocks[i].name)) {
-			*(int *)dst = clocks[i].id;
-			return NULL;
-		}
-	uint64_t v;
-	if (parse_u64(arg, &v) && v < 64) {
-		*(int *)dst = (int)v;
-		return NULL;
-	}
-	return "a clock: monotonic, monotonic_raw, realtime, boottime, tai (or mono, raw, real, boot)";
+	if (record_clockid(arg, dst) < 0)
+		return "a clock: monotonic, monotonic_raw, realtime, boottime, tai (or mono, raw, real, boot)";
+	return NULL;
 }
 
 /* -F HZ or -F max (the kernel's perf_event_max_sample_rate). */
@@ -82,9 +64,7 @@ static const char *parse_freq(const char *arg, void *dst)
 {
 	uint64_t *freq = dst;
 	if (!strcmp(arg, "max")) {
-		char *s = read_file("/proc/sys/kernel/perf_event_max_sample_rate", NULL);
-		*freq = s ? strtoull(s, NULL, 10) : RECORDING_DEFAULT_FREQ;
-		free(s);
+		*freq = record_max_sample_rate();
 		return NULL;
 	}
 	if (!parse_u64(arg, freq) || *freq == 0)
@@ -101,22 +81,6 @@ static const char *parse_pages(const char *arg, void *dst)
 	return NULL;
 }
 
-/* The kernel's limit on call-graph depth (kernel.perf_event_max_stack). */
-static unsigned kernel_max_stack(void)
-{
-	char buf[32] = "";
-	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
-	uint64_t v = 127;
-	if (f) {
-		if (fgets(buf, sizeof(buf), f))
-			buf[strcspn(buf, "\n")] = '\0';
-		fclose(f);
-		if (!parse_u64(buf, &v))
-			v = 127;
-	}
-	return (unsigned)v;
-}
-
 /* fp or fp,N: frame pointers, at most N frames (attr.sample_max_stack). */
 static const char *parse_call_graph(const char *arg, void *dst)
 {
@@ -128,7 +92,7 @@ static const char *parse_call_graph(const char *arg, void *dst)
 	if (strcmp(arg, "fp") && strncmp(arg, "fp,", 3))
 		return "fp or fp,N (frame pointers, at most N frames)";
 	if (arg[2] == ',') {
-		unsigned lim = kernel_max_stack();
+		unsigned lim = record_kernel_max_stack();
 		if (!parse_u64(arg + 3, &n) || n == 0 || n > 65535)
 			return "fp,N with N a number of frames from 1 to the kernel's "
 			       "kernel.perf_event_max_stack";
@@ -286,103 +250,18 @@ static int check_options(void)
 	return target_check(&o.target, TARGET_A_WITH_CMD);
 }
 
-/* What each BPF filter dropped: the same line for --bpf-object and --filter. */
-static void print_filter_drops(const char *filter, const char *event, uint64_t dropped)
+/* Record to the end (record/run.h), then the end of recording lines, in
+ * the options' words. The exit status. */
+static int run(struct record_session *s)
 {
-	fprintf(stderr, "[ bpfperf record: the BPF filter %s%s%s dropped %llu samples ]\n", filter,
-		event ? " on " : "", event ? event : "", (unsigned long long)dropped);
-}
-
-/* An empty profile is explained: how long the workload ran and on CPU,
- * against the sampling period (a workload killed in its first milliseconds
- * is over before the first sample is due). */
-static void explain_no_samples(const struct workload *wl)
-{
-	char per[96];
-	double period_ms = o.period ? 0 : 1000.0 / (double)(o.freq ? o.freq : RECORDING_DEFAULT_FREQ);
-	if (o.period)
-		snprintf(per, sizeof(per), "one sample every %llu events at -c %llu",
-			 (unsigned long long)o.period, (unsigned long long)o.period);
-	else
-		snprintf(per, sizeof(per), "one sample every %.4g ms on CPU at -F %llu", period_ms,
-			 (unsigned long long)(o.freq ? o.freq : RECORDING_DEFAULT_FREQ));
-	if (!wl->pid || !wl->reaped || !wl->start_ns) {
-		fprintf(stderr, "[ bpfperf record: 0 samples: the targets did not run long enough "
-			"on a CPU while recording (%s) ]\n", per);
-		return;
-	}
-	double ran = (double)(wl->end_ns - wl->start_ns) / 1e6, cpu = (double)wl->cpu_ns / 1e6;
-	char how[64] = "";
-	if (WIFSIGNALED(wl->status))
-		snprintf(how, sizeof(how), "; it was killed by signal %d (%s)", WTERMSIG(wl->status),
-			 strsignal(WTERMSIG(wl->status)));
-	bool short_run = !o.period && cpu < period_ms;
-	fprintf(stderr, "[ bpfperf record: 0 samples: the workload ran for %.1f ms and used %.1f ms "
-		"of CPU, %s (%s)%s ]\n", ran, cpu,
-		short_run ? "less than one sample period" : "and no sample fell in that time", per, how);
-}
-
-static void print_summary(const struct recording_stats *st, const struct record_filter *filter,
-			  const struct sample_filter *sf, const struct recording *rec,
-			  const struct record_off_cpu *oc, const struct workload *wl)
-{
-	double mb = (double)st->data_bytes / (1024.0 * 1024.0);
-	fprintf(stderr, "[ bpfperf record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb,
-		strcmp(o.output, "-") ? o.output : "to the standard output",
-		(unsigned long long)st->samples);
-	if (st->samples == 0 && !filter && !sf)
-		explain_no_samples(wl);
-	if (oc)
-		record_off_cpu_summary(oc, stderr);
-	if (filter) {
-		uint64_t dropped;
-		record_filter_dropped(filter, &dropped);
-		print_filter_drops(o.bpf_object, NULL, dropped);
-	}
-	for (size_t i = 0; sf && i < sample_filter_count(sf); i++) {
-		struct sample_filter_result r;
-		sample_filter_result(sf, i, &r);
-		char *q = xasprintf("'%s'", r.text);
-		print_filter_drops(q, recording_nr_events(rec) > 2 ? recording_event_name(rec, r.event) : NULL,
-				   r.dropped);
-		free(q);
-	}
-	if (st->lost)
-		fprintf(stderr, "[ bpfperf record: LOST %llu samples: the ring buffer was full; "
-			"use a larger -m or a lower -F ]\n", (unsigned long long)st->lost);
-	if (st->bpf_progs_missed)
-		pr_info("%llu BPF programs were unloaded before their info could be saved "
-			"(their KSYMBOL names are still in the file)",
-			(unsigned long long)st->bpf_progs_missed);
-}
-
-/* Record until the workload exits, the targets are gone, a signal or the
- * duration; then finish the file. The exit status. */
-static int run(struct recording *rec, struct workload *wl, const struct record_filter *filter,
-	       const struct sample_filter *sf, const struct record_off_cpu *oc)
-{
-	int status = 0, err;
-	recording_enable(rec);
-	/* A stop signal while setting up: the workload is not released; the
-	 * stop loop ends it at once. */
-	if (wl->pid > 0 && !stop_signal_received() && (err = workload_start(wl)) < 0) {
-		status = workload_failed_status(err);
-	} else {
-		struct stop_loop loop = {
-			.wl = wl->pid > 0 ? wl : NULL,
-			.target = &o.target,
-			.duration = o.duration,
-			.poll = recording_poll,
-			.ctx = rec,
-		};
-		if (stop_loop_run(&loop) == STOP_ERROR)
-			return EXIT_FAIL;	/* the write error is reported */
-		status = workload_exit_status(wl);
-	}
 	struct recording_stats st;
-	if (recording_stop(rec) || recording_finish(rec, &st))
+	int status;
+	if (record_run(s->rec, &s->wl, &o.target, o.duration, &st, &status) < 0)
 		return EXIT_FAIL;
-	print_summary(&st, filter, sf, rec, oc, wl);
+	record_summary(stderr, &(struct record_summary){
+		.st = &st, .rec = s->rec, .wl = &s->wl, .output = o.output, .freq = o.freq, .period = o.period,
+		.filter = s->filter, .bpf_object = o.bpf_object, .sf = s->sf, .oc = s->oc, .freq_name = "-F",
+		.period_name = "-c", .lost_hint = "; use a larger -m or a lower -F" });
 	return status;
 }
 
@@ -393,17 +272,8 @@ int cmd_record(int argc, char **argv)
 {
 	struct cli_args args;
 	struct event_list ev = { 0 };
-	bool *cpus = NULL;
-	int ncpus = 0, err, ret = EXIT_USAGE;
-	pid_t *threads = NULL;
-	size_t nthreads = 0;
-	struct workload wl = { .go_fd = -1, .err_fd = -1 };
-	struct record_filter *filter = NULL;
-	struct sample_filter *sf = NULL;
-	struct record_off_cpu *oc = NULL;
-	int cgroup_fd = -1;
-	struct recording *rec = NULL;
-	char **filter_texts = NULL;
+	struct record_session s = RECORD_SESSION_INIT;	/* record/run.h */
+	int err, ret = EXIT_USAGE;
 	size_t *first = NULL;
 
 	memset(&o, 0, sizeof(o));
@@ -417,24 +287,25 @@ int cmd_record(int argc, char **argv)
 	o.target.argv = args.cmd;
 	first = xcalloc(o.events.n + 1, sizeof(*first));
 	if (check_options() < 0 || split_events(&ev, first) < 0 ||
-	    target_cpus(&o.target, &cpus, &ncpus) < 0)
+	    target_cpus(&o.target, &s.cpus, &s.ncpus) < 0)
 		goto out;
-	target_threads(&o.target, &threads, &nthreads);
+	target_threads(&o.target, &s.threads, &s.nthreads);
 	if (o.nr_filters) {
 		/* before the workload and the file: a filter that cannot work records nothing */
 		struct sample_filter_opts so = { .no_kctx = o.filter_no_kctx };
-		sf = sample_filter_new(&so);
-		err = sample_filter_setup(sf, o.filters, o.nr_filters, first, ev.n ? ev.n : 1, &filter_texts);
+		s.sf = sample_filter_new(&so);
+		s.nr_filter_texts = ev.n ? ev.n : 1;
+		err = sample_filter_setup(s.sf, o.filters, o.nr_filters, first, s.nr_filter_texts, &s.filter_texts);
 		if (err) {
-			ret = err == -EINVAL || err == -E2BIG || sample_filter_term_refused(sf) ? EXIT_USAGE
-											       : EXIT_FAIL;
+			ret = err == -EINVAL || err == -E2BIG || sample_filter_term_refused(s.sf) ? EXIT_USAGE
+												 : EXIT_FAIL;
 			goto out;
 		}
 	}
 
-	if (o.cgroup && (cgroup_fd = cgroup_open(o.cgroup)) < 0) {
+	if (o.cgroup && (s.cgroup_fd = cgroup_open(o.cgroup)) < 0) {
 		pr_err("invalid -G '%s': no such cgroup under the cgroup v2 mount %s (%s)", o.cgroup,
-		       cgroup2_mount() ? cgroup2_mount() : "(cgroup2 is not mounted)", log_strerr(cgroup_fd));
+		       cgroup2_mount() ? cgroup2_mount() : "(cgroup2 is not mounted)", log_strerr(s.cgroup_fd));
 		goto out;
 	}
 	/* -o -: perf's pipe mode on stdout; a reader that goes away is a
@@ -442,7 +313,7 @@ int cmd_record(int argc, char **argv)
 	bool to_pipe = !strcmp(o.output, "-");
 	stop_signals_install(to_pipe);
 	if (o.target.argv &&
-	    (err = workload_prepare_redirected(&wl, o.target.argv, to_pipe)) < 0) {
+	    (err = workload_prepare_redirected(&s.wl, o.target.argv, to_pipe)) < 0) {
 		ret = workload_failed_status(err);
 		goto out;
 	}
@@ -456,14 +327,14 @@ int cmd_record(int argc, char **argv)
 		.callchain = o.callchain,
 		.max_stack = o.max_stack,
 		.mmap_pages = o.pages,
-		.cpus = cpus,
-		.nr_cpus = ncpus,
+		.cpus = s.cpus,
+		.nr_cpus = s.ncpus,
 		.system_wide = target_is_system_wide(&o.target),
-		.cgroup_fd = cgroup_fd,
-		.threads = threads,
-		.nr_threads = nthreads,
+		.cgroup_fd = s.cgroup_fd,
+		.threads = s.threads,
+		.nr_threads = s.nthreads,
 		.inherit = o.target.nr_tids == 0,
-		.workload_pid = wl.pid,
+		.workload_pid = s.wl.pid,
 		.output = o.output,
 		.buildid_dir = o.buildid_dir,
 		.no_buildid_cache = o.no_buildid_cache,
@@ -473,11 +344,11 @@ int cmd_record(int argc, char **argv)
 		.cmdline_argv = argv,
 	};
 	if (o.bpf_object) {
-		filter = record_filter_new(o.bpf_object, o.sets.v, (int)o.sets.n);
-		hooks[ro.nr_hooks++] = record_filter_hook(filter);
+		s.filter = record_filter_new(o.bpf_object, o.sets.v, (int)o.sets.n);
+		hooks[ro.nr_hooks++] = record_filter_hook(s.filter);
 	}
-	if (sf)
-		hooks[ro.nr_hooks++] = sample_filter_hook(sf);
+	if (s.sf)
+		hooks[ro.nr_hooks++] = sample_filter_hook(s.sf);
 	struct sf_expr ocf = { .n = 0 };
 	if (o.off_cpu && off_cpu_filter(&ocf) < 0) {
 		ret = EXIT_USAGE;
@@ -488,39 +359,28 @@ int cmd_record(int argc, char **argv)
 			.filter = ocf.e,
 			.nr_filter = ocf.n,
 			.system_wide = ro.system_wide,
-			.cgroup_fd = cgroup_fd,
+			.cgroup_fd = s.cgroup_fd,
 			.pids = o.target.pids,
 			.nr_pids = o.target.nr_pids,
 			.tids = o.target.tids,
 			.nr_tids = o.target.nr_tids,
-			.workload = wl.pid,
+			.workload = s.wl.pid,
 			.thresh_ns = o.off_cpu_thresh_ms == UINT64_MAX ? 0 : o.off_cpu_thresh_ms * 1000000,
 			.stack_skip = o.stack_skip == UINT64_MAX ? STACK_SKIP_AUTO : (int)o.stack_skip,
 			.min_design = (int)o.off_cpu_min_design,
 		};
-		oc = record_off_cpu_new(&oo);
-		hooks[ro.nr_hooks++] = record_off_cpu_hook(oc);
+		s.oc = record_off_cpu_new(&oo);
+		hooks[ro.nr_hooks++] = record_off_cpu_hook(s.oc);
 	}
 	ro.hooks = hooks;
 	ret = EXIT_FAIL;
-	if (recording_open(&ro, &rec) == 0)
-		ret = run(rec, &wl, filter, sf, oc);
+	if (recording_open(&ro, &s.rec) == 0)
+		ret = run(&s);
 out:
-	recording_close(rec);
-	record_filter_free(filter);
-	sample_filter_free(sf);
-	record_off_cpu_free(oc);
-	if (cgroup_fd >= 0)
-		close(cgroup_fd);
-	for (size_t i = 0; filter_texts && i < (ev.n ? ev.n : 1); i++)
-		free(filter_texts[i]);
-	free(filter_texts);
+	record_session_free(&s);
 	free(first);
 	free(o.filters);
-	workload_destroy(&wl);
 	event_list_free(&ev);
-	free(cpus);
-	free(threads);
 	free(o.target.pids);
 	free(o.target.tids);
 	free(o.events.v);
