@@ -10,7 +10,6 @@
 #include "cmds.h"
 #include "bpfobj/bpfobj.h"
 #include "cli.h"
-#include "json.h"
 #include "log.h"
 #include "skel/skel.h"
 #include "target/target.h"
@@ -282,26 +281,9 @@ static int run_attach(struct run *r)
  * (heading before the first object's maps, if any). */
 static void dump_all(struct run *r, bool heatmap, const char *heading)
 {
-	if (r->o->json) {
-		struct json_writer *jw = jw_new(stdout, false);
-		jw_start_object(jw);
-		jw_key(jw, "maps");
-		jw_start_array(jw);
-		for (int i = 0; i < r->nr_objs; i++) {
-			struct bpfobj_dump_opts d = { .o = { .out = stdout, .jw = jw }, .maps_only = true };
-			bpfobj_dump_maps(r->objs[i], &d);
-		}
-		jw_end_array(jw);
-		jw_end_object(jw);
-		jw_free(jw);
-		fflush(stdout);
-		return;
-	}
-	for (int i = 0; i < r->nr_objs; i++) {
-		struct bpfobj_dump_opts d = { .o = { .out = stdout }, .histograms = r->o->hist,
-					      .heatmap = heatmap, .heading = i == 0 ? heading : NULL };
-		bpfobj_dump_maps(r->objs[i], &d);
-	}
+	struct bpfobj_dump_opts d = { .o = { .out = stdout, .json = r->o->json }, .histograms = r->o->hist,
+				      .heatmap = heatmap, .heading = heading };
+	bpfobj_dump_maps_all(r->objs, r->nr_objs, &d);
 }
 
 /* stop_loop poll: wait for stream records of every object (the wait shared
@@ -309,12 +291,7 @@ static void dump_all(struct run *r, bool heatmap, const char *heading)
 static int run_poll(void *ctx, int timeout_ms)
 {
 	struct run *r = ctx;
-	for (int i = 0; i < r->nr_objs; i++) {
-		int ret = bpfobj_streams_poll(r->objs[i], r->nr_objs == 1 ? timeout_ms : timeout_ms / r->nr_objs);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
+	return bpfobj_streams_poll_all(r->objs, r->nr_objs, timeout_ms);
 }
 
 /* stop_loop tick (--interval): a heat-map row, a JSON dump, or a full text
@@ -358,13 +335,8 @@ static int run_loop(struct run *r, int *status)
  * detach after we exit (see bpf_detach_in_background). */
 static void run_finish(struct run *r)
 {
-	uint64_t records = 0, lost = 0;
-	for (int i = 0; i < r->nr_objs; i++) {
-		uint64_t n, l;
-		bpfobj_streams_stats(r->objs[i], &n, &l);
-		records += n;
-		lost += l;
-	}
+	uint64_t records, lost;
+	bpfobj_streams_stats_all(r->objs, r->nr_objs, &records, &lost);
 	fflush(stdout);
 	if (r->o->json)
 		dump_all(r, false, NULL);

@@ -157,6 +157,16 @@ int bpfobj_dump_maps(struct bpfobj *bo, const struct bpfobj_dump_opts *d);
 
 void bpfobj_close(struct bpfobj *bo);
 
+/* ---- Several objects run together (bpfperf run OBJ...) ---- */
+/* Every map of objs[0..n) (bpfobj_dump_maps): with d->o.json one
+ * {"maps": [...]} line for them all (d->o.jw is not used), else text with
+ * d->heading before the first object's maps. */
+void bpfobj_dump_maps_all(struct bpfobj *const *objs, int n, const struct bpfobj_dump_opts *d);
+/* bpfobj_streams_poll of every object, the wait shared between them. 0 or -errno. */
+int bpfobj_streams_poll_all(struct bpfobj *const *objs, int n, int timeout_ms);
+/* bpfobj_streams_stats summed over the objects. */
+void bpfobj_streams_stats_all(struct bpfobj *const *objs, int n, uint64_t *records, uint64_t *lost);
+
 struct bpf_object *bpfobj_object(const struct bpfobj *bo);
 bool bpfobj_has_btf(const struct bpfobj *bo);
 

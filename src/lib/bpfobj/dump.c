@@ -438,3 +438,27 @@ int bpfobj_map_read(struct bpfobj *bo, const char *map_name, const void *key,
 	iter_free(&it);
 	return 0;
 }
+
+void bpfobj_dump_maps_all(struct bpfobj *const *objs, int n, const struct bpfobj_dump_opts *d)
+{
+	if (d->o.json) {
+		struct json_writer *jw = jw_new(d->o.out, false);
+		jw_start_object(jw);
+		jw_key(jw, "maps");
+		jw_start_array(jw);
+		for (int i = 0; i < n; i++) {
+			struct bpfobj_dump_opts m = { .o = { .out = d->o.out, .jw = jw }, .maps_only = true };
+			bpfobj_dump_maps(objs[i], &m);
+		}
+		jw_end_array(jw);
+		jw_end_object(jw);
+		jw_free(jw);
+		fflush(d->o.out);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		struct bpfobj_dump_opts m = { .o = { .out = d->o.out }, .histograms = d->histograms,
+					      .heatmap = d->heatmap, .heading = i == 0 ? d->heading : NULL };
+		bpfobj_dump_maps(objs[i], &m);
+	}
+}

@@ -247,3 +247,24 @@ void bpfobj_streams_stats(struct bpfobj *bo, uint64_t *records, uint64_t *lost)
 	*records = bo->records;
 	*lost = bo->lost;
 }
+
+int bpfobj_streams_poll_all(struct bpfobj *const *objs, int n, int timeout_ms)
+{
+	for (int i = 0; i < n; i++) {
+		int ret = bpfobj_streams_poll(objs[i], n == 1 ? timeout_ms : timeout_ms / n);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+void bpfobj_streams_stats_all(struct bpfobj *const *objs, int n, uint64_t *records, uint64_t *lost)
+{
+	*records = *lost = 0;
+	for (int i = 0; i < n; i++) {
+		uint64_t r, l;
+		bpfobj_streams_stats(objs[i], &r, &l);
+		*records += r;
+		*lost += l;
+	}
+}
