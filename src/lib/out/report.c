@@ -141,7 +141,7 @@ int report_cg_resolve(struct report *rp, const struct pd_file *f, struct hist_op
 
 bool report_event_sampled(const struct pd_event *e)
 {
-	return !(e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config == PERF_COUNT_SW_DUMMY);
+	return !pd_event_is_dummy(e);
 }
 
 /* Which events get a pass of their own: rp->event's; a block per sampled
