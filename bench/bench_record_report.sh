@@ -51,19 +51,27 @@ measure() {
   done | sort -n | awk -v n="$REPS" 'NR == int((n + 1) / 2) { print }'
 }
 
+# REUSE=1: the recordings of an earlier run in $OUT are read again (the
+# report rows only: RECORD_ROWS=0 leaves the record overhead rows out)
+if [ "${REUSE:-0}" = 1 ] && [ -f big-perf.data ] && [ -f big-ours.data ] && [ -f big-multi.data ]; then
+  echo "# reusing the recordings in $OUT" >&2
+else
 echo "# recording ${SECS}s of a mixed workload with perf record -a -g -F 4999" >&2
 perf record -a -g -F 4999 -o big-perf.data -- sh "$OLDPWD/bench/mixed_workload.sh" "$SECS" >/dev/null 2>rec.err
 "$B" record -a -g -F 4999 -o big-ours.data -- sh "$OLDPWD/bench/mixed_workload.sh" "$SECS" >/dev/null 2>>rec.err
 # several events: one block per event in both reports
 perf record -a -g -F 4999 -e cpu-clock,page-faults -o big-multi.data -- sh "$OLDPWD/bench/mixed_workload.sh" "$SECS" >/dev/null 2>>rec.err
+fi
 nsamp=$("$B" report -i big-perf.data --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total_samples"])')
 ndso=$("$B" report -i big-perf.data --sort dso --no-children --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["entries"]))')
 nsamp2=$("$B" report -i big-ours.data --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total_samples"])')
 files="big-perf.data big-ours.data big-multi.data"
 nsamp3=""
 if [ "$HUGE_SECS" != 0 ]; then
-  echo "# recording ${HUGE_SECS}s with perf record -a -g -F $HUGE_F (about 1M samples)" >&2
-  perf record -a -g -F "$HUGE_F" -o huge-perf.data -- sh "$OLDPWD/bench/mixed_workload.sh" "$HUGE_SECS" >/dev/null 2>>rec.err
+  if [ "${REUSE:-0}" != 1 ] || [ ! -f huge-perf.data ]; then
+    echo "# recording ${HUGE_SECS}s with perf record -a -g -F $HUGE_F (about 1M samples)" >&2
+    perf record -a -g -F "$HUGE_F" -o huge-perf.data -- sh "$OLDPWD/bench/mixed_workload.sh" "$HUGE_SECS" >/dev/null 2>>rec.err
+  fi
   nsamp3=$("$B" report -i huge-perf.data --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total_samples"])')
   files="$files huge-perf.data"
 fi
@@ -111,6 +119,7 @@ for f in $files; do
     echo "| report --$mode, $f: peak RSS | $((bm / 1024)) MiB | $((pm / 1024)) MiB | $(echo "$pm $bm" | awk '{ printf "%.1fx less", $1 / $2 }') | $base_m | $rel_m |"
   done
 done
+if [ "${RECORD_ROWS:-1}" != 0 ]; then
 set -- $(for i in $(seq "$REPS"); do "$OLDPWD/build/bench/cpu_work" "$WORK"; done | sort -n | sed -n "$(( (REPS + 1) / 2 ))p")
 base=$1
 for F in 999 4999; do
@@ -120,9 +129,10 @@ for F in 999 4999; do
   prss=$2
   set -- $(measure "$B" record -g -F $F -o br.data -- "$OLDPWD/build/bench/cpu_work" "$WORK")
   brss=$2
-  echo "| record -g -F $F: workload time (no profiler: ${base} s) | ${bt} s ($(pct "$bt" "$base")) | ${pt} s ($(pct "$pt" "$base")) | $(echo "$pt $bt" | awk '{ printf "%.2fx", $1 / $2 }') |"
-  echo "| record -g -F $F: recorder peak RSS | $((brss / 1024)) MiB | $((prss / 1024)) MiB | $(echo "$prss $brss" | awk '{ printf "%.1fx less", $1 / $2 }') |"
+  echo "| record -g -F $F: workload time (no profiler: ${base} s) | ${bt} s ($(pct "$bt" "$base")) | ${pt} s ($(pct "$pt" "$base")) | $(echo "$pt $bt" | awk '{ printf "%.2fx", $1 / $2 }') | | |"
+  echo "| record -g -F $F: recorder peak RSS | $((brss / 1024)) MiB | $((prss / 1024)) MiB | $(echo "$prss $brss" | awk '{ printf "%.1fx less", $1 / $2 }') | | |"
 done
+fi
 echo
 nmulti=$("$B" report -i big-multi.data --json | python3 -c 'import json,sys; print(" + ".join("%d %s" % (e["samples"], e["name"]) for e in json.load(sys.stdin)["events"]))')
 echo "Large recordings: big-perf.data ${nsamp} samples (perf record), big-ours.data ${nsamp2} samples (bpfperf record), ${ndso} DSOs; big-multi.data (perf record -e cpu-clock,page-faults): ${nmulti} samples${nsamp3:+; huge-perf.data ${nsamp3} samples (perf record -F $HUGE_F)}; ${REPS} interleaved rounds, median."
