@@ -76,15 +76,18 @@ if [ "$HUGE_SECS" != 0 ]; then
   files="$files huge-perf.data"
 fi
 
-# interleaved: one run of each command per round, REPS rounds; prints the
-# median "seconds maxrss_kb" of each command, one line each
+# interleaved: one run of each command per round, REPS rounds, each round
+# starting with the next command (the run right after perf's 1-2 GB report
+# is slower on this VM, whichever tool it is); prints the median
+# "seconds maxrss_kb" of each command, one line each, in argument order
 measure_rounds() {
+  nc=$#
   for r in $(seq "$REPS"); do
-    i=0
-    for c in "$@"; do
+    for s in $(seq 0 $((nc - 1))); do
+      i=$(( (s + r) % nc ))
+      eval "c=\${$((i + 1))}"
       /usr/bin/time -f '%e %M' -o t.$$ sh -c "$c" >/dev/null 2>&1 || true
       echo "$i $(tail -1 t.$$)"
-      i=$((i + 1))
     done
   done | sort -k1,1n -k2,2n | awk -v n="$REPS" '{ k = $1; c[k]++; if (c[k] == int((n + 1) / 2)) print $2, $3 }'
 }
