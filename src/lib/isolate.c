@@ -31,41 +31,11 @@ struct worker {
 
 static struct worker workers[4];
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-	while (len) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
-static int read_all(int fd, void *buf, size_t len)
-{
-	uint8_t *p = buf;
-	while (len) {
-		ssize_t r = read(fd, p, len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		p += r;
-		len -= (size_t)r;
-	}
-	return 0;
-}
-
 void isolate_write(void *out, const void *buf, size_t len)
 {
 	int fd = (int)(intptr_t)out;
 	uint32_t n = (uint32_t)len;
-	if (write_all(fd, &n, 4) < 0 || write_all(fd, buf, len) < 0)
+	if (write_full(fd, &n, 4) < 0 || write_full(fd, buf, len) < 0)
 		_exit(1);	/* the caller is gone */
 }
 
@@ -102,15 +72,15 @@ static void worker_main(isolate_fn fn, int in, int out, pid_t parent)
 	close_others(in, out);
 	for (;;) {
 		uint64_t len;
-		if (read_all(in, &len, 8) < 0)
+		if (read_full(in, &len, 8) != 8)
 			_exit(0);	/* the caller is done */
 		uint8_t *job = malloc(len ? (size_t)len : 1);
-		if (!job || read_all(in, job, (size_t)len) < 0)
+		if (!job || read_full(in, job, (size_t)len) != (ssize_t)len)
 			_exit(1);
 		int32_t rc = fn(job, (size_t)len, (void *)(intptr_t)out);
 		free(job);
 		uint32_t end = FRAME_END;
-		if (write_all(out, &end, 4) < 0 || write_all(out, &rc, 4) < 0)
+		if (write_full(out, &end, 4) < 0 || write_full(out, &rc, 4) < 0)
 			_exit(1);
 	}
 }
@@ -238,7 +208,7 @@ int isolate_call(isolate_fn fn, const void *in, size_t len, unsigned timeout_ms,
 			return err;
 		w->jobs++;
 		void (*old)(int) = signal(SIGPIPE, SIG_IGN);
-		bool sent = write_all(w->to, &l, 8) == 0 && write_all(w->to, in, len) == 0;
+		bool sent = write_full(w->to, &l, 8) == 0 && write_full(w->to, in, len) == 0;
 		signal(SIGPIPE, old);
 		if (sent)
 			break;

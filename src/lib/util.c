@@ -129,14 +129,10 @@ void grow_array_raw(void **arr, size_t *cap, size_t need, size_t elem)
 
 void grow_array(void **arr, size_t *cap, size_t need, size_t elem)
 {
-	if (need <= *cap)
-		return;
-	size_t n = *cap ? *cap : 16;
-	while (n < need)
-		n *= 2;
-	*arr = xrealloc(*arr, n * elem);
-	memset((char *)*arr + *cap * elem, 0, (n - *cap) * elem);
-	*cap = n;
+	size_t old = *cap;
+	grow_array_raw(arr, cap, need, elem);
+	if (*cap > old)
+		memset((char *)*arr + old * elem, 0, (*cap - old) * elem);
 }
 
 void sb_append_len(struct strbuf *sb, const char *s, size_t n)
@@ -191,6 +187,22 @@ void sb_free(struct strbuf *sb)
 	free(sb->buf);
 	sb->buf = NULL;
 	sb->len = sb->cap = 0;
+}
+
+int write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
 }
 
 ssize_t read_full(int fd, void *buf, size_t len)

@@ -83,6 +83,8 @@ void kmod_files(const struct kmod_range *mods, size_t n, char **files);
 /* read() until len bytes or the end of the file (EINTR retried): the count
  * read, or -1 with errno. */
 ssize_t read_full(int fd, void *buf, size_t len);
+/* write() until all of buf is written (EINTR retried): 0 or -errno. */
+int write_full(int fd, const void *buf, size_t len);
 
 /* "0-3,5" -> mask[cpu] = true. Returns 0, or -EINVAL naming nothing (caller reports). */
 int parse_cpu_list(const char *s, bool *mask, int nr_cpus);

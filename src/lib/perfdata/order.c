@@ -159,17 +159,20 @@ out:
 	return ret;
 }
 
-int pd_process_type(struct pd_file *f, uint32_t type, pd_record_fn fn, void *ctx, char *err,
-		    size_t errlen)
+/* Every record in time order, or those of one type (any_type false). */
+static int process(struct pd_file *f, bool any_type, uint32_t type, pd_record_fn fn, void *ctx, char *err,
+		   size_t errlen)
 {
 	int ret = pd_index(f, err, errlen);
 	if (ret < 0)
 		return ret;
 	for (size_t i = 0; i < f->nidx; i++) {
-		struct perf_event_header hdr;
-		memcpy(&hdr, f->buf + f->idx[i].off, sizeof(hdr));
-		if (hdr.type != type)
-			continue;
+		if (!any_type) {
+			struct perf_event_header hdr;
+			memcpy(&hdr, f->buf + f->idx[i].off, sizeof(hdr));
+			if (hdr.type != type)
+				continue;
+		}
 		struct pd_record r;
 		if ((ret = pd_decode_record(f, f->idx[i].off, &r, err, errlen)) < 0)
 			return ret;
@@ -179,19 +182,15 @@ int pd_process_type(struct pd_file *f, uint32_t type, pd_record_fn fn, void *ctx
 	return 0;
 }
 
+int pd_process_type(struct pd_file *f, uint32_t type, pd_record_fn fn, void *ctx, char *err,
+		    size_t errlen)
+{
+	return process(f, false, type, fn, ctx, err, errlen);
+}
+
 int pd_process(struct pd_file *f, pd_record_fn fn, void *ctx, char *err, size_t errlen)
 {
-	int ret = pd_index(f, err, errlen);
-	if (ret < 0)
-		return ret;
-	for (size_t i = 0; i < f->nidx; i++) {
-		struct pd_record r;
-		if ((ret = pd_decode_record(f, f->idx[i].off, &r, err, errlen)) < 0)
-			return ret;
-		if ((ret = fn(ctx, &r)) != 0)
-			return ret;
-	}
-	return 0;
+	return process(f, true, 0, fn, ctx, err, errlen);
 }
 
 /* Sort the queue q[0..n) and deliver its records with a time <= limit;

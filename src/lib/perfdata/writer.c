@@ -39,22 +39,6 @@ struct pd_writer {
 	struct pd_feature_data feats[PD_FEAT_MAX];
 };
 
-static int write_full(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	while (len) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static int pwrite_full(int fd, const void *buf, size_t len, off_t off)
 {
 	const char *p = buf;
