@@ -129,6 +129,8 @@ void grow_array_raw(void **arr, size_t *cap, size_t need, size_t elem)
 
 void grow_array(void **arr, size_t *cap, size_t need, size_t elem)
 {
+	if (need <= *cap)	/* the common case, without a call */
+		return;
 	size_t old = *cap;
 	grow_array_raw(arr, cap, need, elem);
 	if (*cap > old)
