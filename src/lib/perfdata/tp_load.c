@@ -341,44 +341,41 @@ static void job_make(struct strbuf *b, const struct td_scan *s)
 	put_bytes(b, s->printk, s->printk_len, s->printk);
 }
 
+/* One put_bytes field of the job: its bytes (NULL: none), *n their count.
+ * false when the job ends first. */
+static bool get_bytes(struct cur *c, const char **p, size_t *n)
+{
+	uint64_t l;
+	if (!take(c, &l, 8) || (l != UINT64_MAX && l > (uint64_t)(c->end - c->p)))
+		return false;
+	*p = l == UINT64_MAX ? NULL : (const char *)c->p;
+	*n = *p ? (size_t)l : 0;
+	c->p += *n;
+	return true;
+}
+
 /* The job's bytes back into s (pointers into the job); the plan's offset,
  * or 0 when the job is malformed (cannot happen: job_make's). */
 static size_t job_read(const uint8_t *job, size_t len, struct td_scan *s)
 {
 	struct cur c = { job, job + len };
-	uint64_t n, l;
+	uint64_t n;
 	memset(s, 0, sizeof(*s));
 	if (!take(&c, &s->lsize, 1) || !take(&c, &s->page, 4) || !take(&c, &n, 8) || n > len / 16)
 		return 0;
 	s->fmts = xcalloc(n ? (size_t)n : 1, sizeof(*s->fmts));
-	const uint8_t *v[3];
-	size_t vl[3];
-	for (uint64_t i = 0; i < 2 * n + 2; i++) {
-		if (!take(&c, &l, 8) || (l != UINT64_MAX && l > (uint64_t)(c.end - c.p)))
+	if (!get_bytes(&c, &s->hp, &s->hp_len))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		struct td_fmt *t = &s->fmts[i];
+		size_t sl;
+		/* the system's name with its NUL, then the text */
+		if (!get_bytes(&c, &t->sys, &sl) || !t->sys || !sl || t->sys[sl - 1] ||
+		    !get_bytes(&c, &t->text, &t->len) || !t->text)
 			return 0;
-		const uint8_t *p = l == UINT64_MAX ? NULL : c.p;
-		size_t k = i == 0 ? 0 : i == 2 * n + 1 ? 2 : 1;
-		v[k] = p;
-		vl[k] = p ? (size_t)l : 0;
-		if (p)
-			c.p += l;
-		if (k == 0) {
-			s->hp = (const char *)v[0];
-			s->hp_len = vl[0];
-		} else if (k == 2) {
-			s->printk = (const char *)v[2];
-			s->printk_len = vl[2];
-		} else if (i % 2) {
-			if (!p || !l || p[l - 1])
-				return 0;
-			s->fmts[(i - 1) / 2].sys = (const char *)p;
-		} else {
-			if (!p)
-				return 0;
-			s->fmts[(i - 2) / 2].text = (const char *)p;
-			s->fmts[(i - 2) / 2].len = vl[1];
-		}
 	}
+	if (!get_bytes(&c, &s->printk, &s->printk_len))
+		return 0;
 	s->nfmts = (size_t)n;
 	if ((size_t)(c.end - c.p) != s->nfmts + 2)
 		return 0;
