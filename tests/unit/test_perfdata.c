@@ -204,7 +204,7 @@ static void test_roundtrip(void **state)
 
 /* Pipe mode (path "-", standard output): written to a file through a
  * redirected stdout, read back; the stream's layout is perf's. */
-static void write_pipe(const char *out)
+static void write_pipe_td(const char *out, const void *td, size_t tdlen)
 {
 	int err = 0;
 	fflush(stdout);
@@ -226,7 +226,7 @@ static void write_pipe(const char *out)
 	struct strbuf f = { 0 };
 	pd_feat_put_string(&f, "myhost");
 	pd_writer_add_feature(w, PD_FEAT_HOSTNAME, f.buf, f.len);
-	pd_writer_add_feature(w, PD_FEAT_TRACING_DATA, "13 bytes here", 13);
+	pd_writer_add_feature(w, PD_FEAT_TRACING_DATA, td, tdlen);
 	assert_int_equal(pd_writer_begin(w), 0);
 	struct strbuf b = { 0 };
 	comm(&b, 42, "first", 0, 20);
@@ -249,6 +249,11 @@ static void write_pipe(const char *out)
 	fflush(stdout);
 	dup2(saved, STDOUT_FILENO);
 	close(saved);
+}
+
+static void write_pipe(const char *out)
+{
+	write_pipe_td(out, "13 bytes here", 13);
 }
 
 static int count_type(void *ctx, const struct pd_record *r)
@@ -324,6 +329,35 @@ static void test_pipe_roundtrip(void **state)
 	assert_int_equal(types[PERF_RECORD_SAMPLE], 2);
 	assert_int_equal(types[PERF_RECORD_COMM], 2);
 	assert_int_equal(types[PD_RECORD_HEADER_TRACING_DATA], 0);	/* skipped */
+	pd_close(f);
+	unlink(out);
+}
+
+/* A stream's tracepoint formats are not records: bytes in them that look
+ * like a COMPRESSED record (perf's saved_cmdlines and printk formats vary
+ * from run to run) must not send the reader into zstd. */
+static void test_pipe_formats_not_records(void **state)
+{
+	(void)state;
+	char err[512], out[64];
+	snprintf(out, sizeof(out), "/tmp/bpfperf-test-pipe-td-%d.data", getpid());
+	uint8_t td[32] = { 0 };
+	struct perf_event_header fake = { .type = PD_RECORD_COMPRESSED, .size = 24 };
+	memcpy(td, &fake, sizeof(fake));
+	memcpy(td + 8, "not zstd, not a frame", 21);
+	write_pipe_td(out, td, sizeof(td));
+	struct pd_file *f = pd_open(out, err, sizeof(err));
+	if (!f)
+		fail_msg("pd_open: %s", err);
+	size_t len;
+	const uint8_t *got = pd_feature(f, PD_FEAT_TRACING_DATA, &len);
+	assert_non_null(got);
+	assert_int_equal(len, sizeof(td));
+	assert_memory_equal(got, td, sizeof(td));
+	int types[128] = { 0 };
+	assert_int_equal(pd_process(f, count_type, types, err, sizeof(err)), 0);
+	assert_int_equal(types[PERF_RECORD_SAMPLE], 2);
+	assert_int_equal(types[PD_RECORD_COMPRESSED], 0);
 	pd_close(f);
 	unlink(out);
 }
@@ -732,6 +766,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_pipe_roundtrip),
+		cmocka_unit_test(test_pipe_formats_not_records),
 		cmocka_unit_test(test_stdin_file),
 		cmocka_unit_test(test_killed_writer_is_readable),
 		cmocka_unit_test(test_truncated_and_corrupt),
