@@ -37,6 +37,7 @@ struct ctx {
 	char kpath[64], mpath[64];
 	struct machine *m;
 	struct hist *h;
+	struct hist *h2;	/* a second hist: every third sample goes there */
 	struct aggregator *a;	/* NULL: the reference path */
 };
 
@@ -49,7 +50,7 @@ static void write_file(char *path, const char *content)
 	close(fd);
 }
 
-static void ctx_init(struct ctx *c, int mode)
+static void ctx_init2(struct ctx *c, int mode, bool two)
 {
 	write_file(c->kpath, KSYMS);
 	write_file(c->mpath, "mymod 4096 0 - Live 0xffffffffc0001000\n");
@@ -58,7 +59,14 @@ static void ctx_init(struct ctx *c, int mode)
 	struct hist_opts ho = { .keys = { SORT_COMM, SORT_DSO, SORT_SYM }, .nkeys = 3,
 				.children = true, .callchains = true };
 	c->h = hist_new(&ho);
-	c->a = mode ? agg_new(c->m, c->h, mode == 2) : NULL;
+	c->h2 = two ? hist_new(&ho) : NULL;
+	struct hist *hs[2] = { c->h, c->h2 };
+	c->a = mode ? agg_new(c->m, hs, two ? 2 : 1, mode == 2) : NULL;
+}
+
+static void ctx_init(struct ctx *c, int mode)
+{
+	ctx_init2(c, mode, false);
 }
 
 static void ctx_finish(struct ctx *c)
@@ -66,12 +74,15 @@ static void ctx_finish(struct ctx *c)
 	if (c->a)
 		agg_finish(c->a);
 	hist_finish(c->h);
+	if (c->h2)
+		hist_finish(c->h2);
 }
 
 static void ctx_free(struct ctx *c)
 {
 	agg_free(c->a);
 	hist_free(c->h);
+	hist_free(c->h2);
 	machine_free(c->m);
 	unlink(c->kpath);
 	unlink(c->mpath);
@@ -95,7 +106,7 @@ static void reference_sample(struct ctx *c, const struct agg_sample *s)
 	struct hist_sample hs = { .comm = machine_comm_of(c->m, s->pid, s->tid), .pid = s->pid,
 				  .tid = s->tid, .cpu = s->cpu, .period = s->period,
 				  .nframes = n, .frames = f };
-	hist_add_sample(c->h, &hs);
+	hist_add_sample(s->hist ? c->h2 : c->h, &hs);
 }
 
 /* A deterministic random stream, fed identically to the three paths. */
@@ -138,7 +149,7 @@ static void feed(struct ctx *c, unsigned seed)
 		int pid = rand() % 3 ? 100 : 200;
 		struct agg_sample s = { .pid = pid, .tid = pid, .cpu = rand() % 2, .period = 1000,
 					.space = AS_KERNEL, .callchain = chain, .nr_callchain = n,
-					.ip = chain[1] };
+					.ip = chain[1], .hist = c->h2 && i % 3 == 0 };
 		if (c->a)
 			agg_add(c->a, &s);
 		else
@@ -183,6 +194,35 @@ static void test_threaded_equals_reference(void **state)
 	}
 }
 
+/* Several events' hists fed in one pass (profile_build_set): each sample
+ * lands in the hist it names, on one thread or two, as if each hist had
+ * been fed alone. */
+static void test_two_hists(void **state)
+{
+	(void)state;
+	struct ctx ref, one, two;
+	ctx_init2(&ref, 0, true);
+	ctx_init2(&one, 1, true);
+	ctx_init2(&two, 2, true);
+	feed(&ref, 7);
+	feed(&one, 7);
+	feed(&two, 7);
+	ctx_finish(&ref);
+	ctx_finish(&one);
+	ctx_finish(&two);
+	assert_true(hist_nr_entries(ref.h2) > 20);
+	/* the split is real: a third of the period in the second hist */
+	uint64_t p1 = hist_total_period(ref.h), p2 = hist_total_period(ref.h2);
+	assert_true(p2 > (p1 + p2) / 4 && p2 < (p1 + p2) / 2);
+	assert_same_hist(ref.h, one.h);
+	assert_same_hist(ref.h2, one.h2);
+	assert_same_hist(ref.h, two.h);
+	assert_same_hist(ref.h2, two.h2);
+	ctx_free(&ref);
+	ctx_free(&one);
+	ctx_free(&two);
+}
+
 /* The names the stream must produce: kernel text from kallsyms (resolved on
  * the worker), BPF programs, the images of the exec, [unknown]. */
 static void test_names(void **state)
@@ -218,7 +258,7 @@ static void test_unmapped_levels(void **state)
 {
 	(void)state;
 	for (int callee = 0; callee <= 1; callee++) {
-		struct ctx c;
+		struct ctx c = { 0 };
 		write_file(c.kpath, KSYMS);
 		write_file(c.mpath, "mymod 4096 0 - Live 0xffffffffc0001000\n");
 		struct machine_opts mo = { .kallsyms = c.kpath, .modules = c.mpath };
@@ -226,7 +266,7 @@ static void test_unmapped_levels(void **state)
 		struct hist_opts ho = { .keys = { SORT_COMM, SORT_DSO, SORT_SYM }, .nkeys = 3,
 					.children = true, .callchains = true, .callee_children = callee };
 		c.h = hist_new(&ho);
-		c.a = agg_new(c.m, c.h, false);
+		c.a = agg_new(c.m, &c.h, 1, false);
 		machine_comm(c.m, 100, 100, "prog", false);
 		machine_mmap(c.m, 100, 100, USER_BASE, 0x10000, 0, "/nonexistent/first.so", NULL, 0,
 			     PROT_EXEC, false);
@@ -267,6 +307,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_threaded_equals_reference),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_two_hists),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_unmapped_levels),
 	};

@@ -24,6 +24,7 @@ struct msg {
 	int32_t pid, tid, cpu, state;
 	uint32_t nframes;
 	bool leaf_off_chain;	/* hist_frame.off_chain of frame 0 */
+	uint8_t hist;		/* agg_sample.hist */
 	uint64_t period;
 };
 
@@ -46,7 +47,9 @@ struct chunk {
 struct aggregator {
 	struct machine *m;
 	bool want_srcline;		/* the hist sorts by srcline: find the sampled frame's */
-	struct hist *h;
+	struct hist *h;			/* hs[0], whose options all share */
+	struct hist **hs;
+	size_t nh;
 	const char *s_unknown;	/* the machine's "[unknown]" */
 	bool threaded;
 	pthread_t worker;
@@ -139,7 +142,7 @@ static void process_chunk(struct aggregator *a, const struct chunk *c)
 					  .tid = mg->tid,
 					  .cpu = mg->cpu, .state = mg->state, .period = mg->period,
 					  .nframes = mg->nframes, .frames = a->frames };
-		hist_add_sample(a->h, &hs);
+		hist_add_sample(a->hs[mg->hist], &hs);
 		off += sizeof(*mg) + mg->nframes * sizeof(*qf);
 	}
 }
@@ -183,11 +186,15 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-struct aggregator *agg_new(struct machine *m, struct hist *h, bool threaded)
+struct aggregator *agg_new(struct machine *m, struct hist *const *hs, size_t nh, bool threaded)
 {
 	struct aggregator *a = xcalloc(1, sizeof(*a));
+	struct hist *h = hs[0];
 	a->m = m;
 	a->h = h;
+	a->hs = xmalloc(nh * sizeof(*a->hs));
+	memcpy(a->hs, hs, nh * sizeof(*a->hs));
+	a->nh = nh;
 	a->s_unknown = machine_intern(m, "[unknown]");
 	for (int k = 0; k < hist_opts(h)->nkeys; k++)
 		a->want_srcline |= hist_opts(h)->keys[k] == SORT_SRCLINE;
@@ -332,7 +339,8 @@ void agg_add(struct aggregator *a, const struct agg_sample *s)
 		put_frame(a, &qf[n++], s->pid, s->tid, s->ip, s->space, defer, a->want_srcline ? &srcline : NULL);
 	*mg = (struct msg){ .srcline = srcline, .comm = machine_comm_of(a->m, s->pid, s->tid), .pid = s->pid,
 			    .tid = s->tid, .cpu = s->cpu, .state = s->state, .nframes = n,
-			    .leaf_off_chain = off_chain && n > 1, .period = s->period, .tp = s->tp };
+			    .leaf_off_chain = off_chain && n > 1, .period = s->period, .tp = s->tp,
+			    .hist = s->hist };
 	a->cur->used += sizeof(*mg) + n * sizeof(*qf);
 	if (!a->threaded)
 		flush_chunk(a);
@@ -374,5 +382,6 @@ void agg_free(struct aggregator *a)
 	pthread_cond_destroy(&a->space);
 	pthread_mutex_destroy(&a->lock);
 	free(a->frames);
+	free(a->hs);
 	free(a);
 }

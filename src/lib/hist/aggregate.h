@@ -32,14 +32,17 @@ struct agg_sample {
 	bool keep_outer;		/* ... the outermost ones, with the sampled one
 					 * still first (perf's caller order); else the
 					 * innermost */
+	uint8_t hist;			/* into agg_new's hs[hist] */
 };
 
 struct aggregator;
 
-/* The machine and the hist must outlive the aggregator; until agg_finish(),
- * the hist belongs to the aggregator and the machine is shared with it
- * (only side-band calls and reads of comms on the caller's side). */
-struct aggregator *agg_new(struct machine *m, struct hist *h, bool threaded);
+/* Samples go to the hists hs[0..nh) (nh <= 256; one per event profiled,
+ * made with the same options but for their tracepoint keys). The machine
+ * and the hists must outlive the aggregator; until agg_finish(), the hists
+ * belong to the aggregator and the machine is shared with it (only
+ * side-band calls and reads of comms on the caller's side). */
+struct aggregator *agg_new(struct machine *m, struct hist *const *hs, size_t nh, bool threaded);
 void agg_add(struct aggregator *a, const struct agg_sample *s);
 /* Returns when every sample added is in the hist (the worker has stopped). */
 void agg_finish(struct aggregator *a);

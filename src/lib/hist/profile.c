@@ -42,12 +42,25 @@ static int off_cpu_sample_state(const struct pd_event *ev, const struct pd_sampl
 	return off_cpu_state_char(raw.state);
 }
 
-static void on_sample(struct profile *rp, const struct pd_record *r)
+/* profile_build_set's pass: the profiles, and which one each of the file's
+ * events goes to. */
+struct profile_set {
+	struct profile *ps;
+	size_t n;
+	const struct pd_event *ev0;	/* the file's events, ev0[0..nev) */
+	size_t nev;
+	int16_t *route;			/* event index -> ps index; -1: none */
+};
+
+static void on_sample(const struct profile_set *set, const struct pd_record *r)
 {
 	const struct pd_sample *s = &r->s;
 	const struct pd_event *ev = r->event;
-	if (!ev || pd_event_is_dummy(ev) || (rp->only_event && ev != rp->only_event))
-		return;
+	size_t ei = ev ? (size_t)(ev - set->ev0) : SIZE_MAX;
+	if (ei >= set->nev || set->route[ei] < 0)
+		return;	/* none, a dummy event or one not asked for */
+	int k = set->route[ei];
+	struct profile *rp = &set->ps[k];
 	if ((rp->nranges && time_ranges_skip(rp->ranges, rp->nranges, s->time)) ||
 	    (rp->cpus && ((int)s->cpu >= rp->ncpus || !rp->cpus[s->cpu]))) {
 		rp->dropped++;
@@ -73,6 +86,7 @@ static void on_sample(struct profile *rp, const struct pd_record *r)
 		.tp = rp->tpk && ev == rp->tp_event ? tpkeys_values(rp->tpk, s->raw, s->raw_size) : NULL,
 		.max_frames = rp->max_stack,
 		.keep_outer = rp->max_stack_outer,
+		.hist = (uint8_t)k,
 	};
 	agg_add(rp->agg, &as);
 	rp->samples++;
@@ -150,12 +164,13 @@ int profile_sideband(struct machine *m, const struct pd_record *r)
 	}
 }
 
-static int on_record(void *ctx, const struct pd_record *r)
+/* --stats: records by type, samples by event (every profile of the set
+ * counts them all, as a pass of its own did). */
+static void count_record(const struct profile_set *set, const struct pd_record *r)
 {
-	struct profile *rp = ctx;
 	const struct perf_event_header *h = r->hdr;
-
-	if (rp->count_records) {
+	for (size_t k = 0; k < set->n; k++) {
+		struct profile *rp = &set->ps[k];
 		if (h->type < PROFILE_RECORD_TYPES)
 			rp->nr_records[h->type]++;
 		if (h->type == PERF_RECORD_SAMPLE && r->event)
@@ -163,42 +178,63 @@ static int on_record(void *ctx, const struct pd_record *r)
 				if (pd_event_at(rp->file, i) == r->event)
 					rp->event_samples[i]++;
 	}
+}
+
+/* The counts of the file's LOST and LOST_SAMPLES records, in every profile. */
+static int on_lost(const struct profile_set *set, const struct perf_event_header *h)
+{
+	uint64_t lost = 0, filtered = 0;
+	if (h->type == PERF_RECORD_LOST) {
+		struct pd_lost l;
+		if (pd_decode_lost(h, h->size, &l) < 0)
+			return -EINVAL;
+		lost = l.rec.lost;
+	} else {
+		struct pd_lost_samples l;
+		if (pd_decode_lost_samples(h, h->size, &l) < 0)
+			return -EINVAL;
+		if (h->misc & PD_RECORD_MISC_LOST_SAMPLES_BPF)
+			filtered = l.rec.lost;	/* dropped on purpose by a BPF filter */
+		else
+			lost = l.rec.lost;
+	}
+	for (size_t k = 0; k < set->n; k++) {
+		set->ps[k].lost += lost;
+		set->ps[k].filtered += filtered;
+	}
+	return 0;
+}
+
+static int on_record(void *ctx, const struct pd_record *r)
+{
+	const struct profile_set *set = ctx;
+	const struct perf_event_header *h = r->hdr;
+
+	if (set->ps[0].count_records)
+		count_record(set, r);
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
-		on_sample(rp, r);
-		break;
+		on_sample(set, r);
+		return 0;
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
 	case PERF_RECORD_KSYMBOL:
-		if (profile_sideband(rp->m, r) < 0)
-			goto bad;
-		break;
-	case PERF_RECORD_LOST: {
-		struct pd_lost l;
-		if (pd_decode_lost(h, h->size, &l) < 0)
-			goto bad;
-		rp->lost += l.rec.lost;
-		break;
-	}
-	case PERF_RECORD_LOST_SAMPLES: {
-		struct pd_lost_samples l;
-		if (pd_decode_lost_samples(h, h->size, &l) < 0)
-			goto bad;
-		if (h->misc & PD_RECORD_MISC_LOST_SAMPLES_BPF)
-			rp->filtered += l.rec.lost;	/* dropped on purpose by a BPF filter */
-		else
-			rp->lost += l.rec.lost;
-		break;
-	}
+		if (profile_sideband(set->ps[0].m, r) < 0)
+			break;
+		return 0;
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_LOST_SAMPLES:
+		if (on_lost(set, h) < 0)
+			break;
+		return 0;
 	default:
-		break;
+		return 0;
 	}
-	return 0;
-bad:
-	malformed(rp, r);
+	for (size_t k = 0; k < set->n; k++)
+		malformed(&set->ps[k], r);
 	return 0;
 }
 
@@ -349,15 +385,18 @@ static const char *thread_comm_of(void *m, int tid)
 	return machine_thread_comm(m, tid);
 }
 
-int profile_build(struct profile *rp, struct pd_file *f, const struct profile_opts *o)
+/* ps[k]'s own part: its options (tracepoint keys for its event) and hist. */
+static void profile_init(struct profile *rp, struct pd_file *f, const struct profile_opts *o,
+			 const struct pd_event *only_event, struct machine *m)
 {
-	char err[1024];
 	memset(rp, 0, sizeof(*rp));
-	rp->m = profile_machine_new(f, o);
+	struct profile_opts oe = *o;
+	oe.only_event = only_event;
+	rp->m = m;
 	struct hist_opts ho = o->hist;
-	setup_tp_keys(rp, f, o, &ho);
+	setup_tp_keys(rp, f, &oe, &ho);
 	rp->h = hist_new(&ho);
-	rp->only_event = o->only_event;
+	rp->only_event = only_event;
 	rp->file = f;
 	rp->cpus = o->cpus;
 	rp->ncpus = o->ncpus;
@@ -366,13 +405,46 @@ int profile_build(struct profile *rp, struct pd_file *f, const struct profile_op
 	/* perf resolves call graphs in its display order: caller order
 	 * (children, -G) keeps the outermost frames */
 	rp->max_stack_outer = hist_outer_first(&o->hist);
+}
+
+/* Which profile each of the file's events goes to (-1: none). */
+static int16_t *route_events(const struct pd_file *f, size_t n, const struct pd_event *const *events)
+{
+	size_t nev = pd_nr_events(f);
+	int16_t *route = xmalloc((nev ? nev : 1) * sizeof(*route));
+	for (size_t i = 0; i < nev; i++) {
+		const struct pd_event *e = pd_event_at(f, i);
+		route[i] = -1;
+		if (pd_event_is_dummy(e))
+			continue;
+		for (size_t k = 0; k < n && route[i] < 0; k++)
+			if (events[k] == e || (n == 1 && !events[0]))
+				route[i] = (int16_t)k;
+	}
+	return route;
+}
+
+int profile_build_set(struct profile *ps, size_t n, struct pd_file *f, const struct profile_opts *o,
+		      const struct pd_event *const *events)
+{
+	char err[1024];
+	struct machine *m = profile_machine_new(f, o);
+	struct hist *hs[PROFILE_MAX_EVENTS];
+	for (size_t k = 0; k < n; k++) {
+		profile_init(&ps[k], f, o, events[k], m);
+		ps[k].shares = k > 0;
+		hs[k] = ps[k].h;
+	}
+	struct profile *rp = &ps[0];
 
 	/* The aggregation thread reads kallsyms while the records are validated
-	 * and ordered, then fills the hist while this thread decodes samples and
+	 * and ordered, then fills the hists while this thread decodes samples and
 	 * resolves user space; kernel addresses go to whichever thread is less
 	 * busy (see agg_add). */
 	uint64_t t_start = now_ns();
-	rp->agg = agg_new(rp->m, rp->h, true);
+	rp->agg = agg_new(m, hs, n, true);
+	for (size_t k = 1; k < n; k++)
+		ps[k].agg = rp->agg;
 	if (pd_index(f, err, sizeof(err)) < 0) {
 		pr_err("%s: %s", o->name, err);
 		return -EINVAL;
@@ -380,31 +452,51 @@ int profile_build(struct profile *rp, struct pd_file *f, const struct profile_op
 
 	if (parse_time_ranges(rp, f, o) < 0)
 		return -EINVAL;
+	for (size_t k = 1; k < n; k++) {
+		ps[k].ranges = rp->ranges;
+		ps[k].nranges = rp->nranges;
+	}
 	uint64_t t_indexed = now_ns();
-	if (pd_process_type(f, PERF_RECORD_COMM, on_first_comm, rp, err, sizeof(err)) < 0 ||
-	    pd_process(f, on_record, rp, err, sizeof(err)) < 0) {
+	struct profile_set set = { .ps = ps, .n = n, .ev0 = pd_nr_events(f) ? pd_event_at(f, 0) : NULL,
+				   .nev = pd_nr_events(f), .route = route_events(f, n, events) };
+	int r = pd_process_type(f, PERF_RECORD_COMM, on_first_comm, rp, err, sizeof(err));
+	if (r >= 0)
+		r = pd_process(f, on_record, &set, err, sizeof(err));
+	free(set.route);
+	if (r < 0) {
 		pr_err("%s: %s", o->name, err);
 		return -EINVAL;
 	}
 	uint64_t t_decoded = now_ns();
 	agg_finish(rp->agg);
 	uint64_t t_joined = now_ns();
-	hist_dso_order(rp->h, dso_rank_of, rp->m);
-	hist_finish(rp->h);
-	hist_thread_comms(rp->h, thread_comm_of, rp->m);
+	for (size_t k = 0; k < n; k++) {
+		hist_dso_order(ps[k].h, dso_rank_of, m);
+		hist_finish(ps[k].h);
+		hist_thread_comms(ps[k].h, thread_comm_of, m);
+	}
 	pr_debug("profile: %.1f ms to index the records, %.1f ms to decode them, %.1f ms more for "
-		 "the aggregation thread, %.1f ms to finish the hist",
+		 "the aggregation thread, %.1f ms to finish %zu hist%s",
 		 (double)(t_indexed - t_start) / 1e6, (double)(t_decoded - t_indexed) / 1e6,
-		 (double)(t_joined - t_decoded) / 1e6, (double)(now_ns() - t_joined) / 1e6);
+		 (double)(t_joined - t_decoded) / 1e6, (double)(now_ns() - t_joined) / 1e6, n,
+		 n == 1 ? "" : "s");
 	return 0;
+}
+
+int profile_build(struct profile *rp, struct pd_file *f, const struct profile_opts *o)
+{
+	return profile_build_set(rp, 1, f, o, &o->only_event);
 }
 
 void profile_free(struct profile *p)
 {
-	agg_free(p->agg);
+	if (!p->shares) {
+		agg_free(p->agg);
+		free(p->ranges);
+	}
 	hist_free(p->h);
-	machine_free(p->m);
-	free(p->ranges);
+	if (!p->shares)
+		machine_free(p->m);
 	tpkeys_free(p->tpk);
 	p->tpk = NULL;
 	if (p->tp_formats)
@@ -416,4 +508,18 @@ void profile_free(struct profile *p)
 	p->agg = NULL;
 	p->h = NULL;
 	p->m = NULL;
+}
+
+/* The aggregator (ps[0]'s) stops first: it may still be filling every
+ * hist; the hists hold the machine's strings, so ps[0], which owns it, is
+ * freed last. */
+void profile_set_free(struct profile *ps, size_t n)
+{
+	if (!n)
+		return;
+	agg_free(ps[0].agg);
+	for (size_t k = 0; k < n; k++)
+		ps[k].agg = NULL;
+	for (size_t k = n; k-- > 0;)
+		profile_free(&ps[k]);
 }

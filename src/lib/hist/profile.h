@@ -55,7 +55,7 @@ struct profile_opts {
 #define PROFILE_RECORD_TYPES 128
 
 struct profile {
-	struct machine *m;
+	struct machine *m;	/* shared by a set's profiles (profile_build_set) */
 	struct hist *h;		/* the result, finished */
 	struct aggregator *agg;
 	uint64_t samples;	/* samples aggregated */
@@ -83,12 +83,21 @@ struct profile {
 					 * (and no profile_opts.tp_formats) */
 	struct tpkeys *tpk;		/* their values */
 	const struct pd_event *tp_event;	/* the event they are for */
+	bool shares;		/* m, agg and ranges are another profile's of its set */
 };
 
 /* Index and decode f into p (which it initializes). 0, or -EINVAL after
  * reporting a file that cannot be read or a bad time range. Free p with profile_free either way. */
 int profile_build(struct profile *p, struct pd_file *f, const struct profile_opts *o);
+/* The profiles of n events (1 <= n <= PROFILE_MAX_EVENTS) from one pass
+ * over f, as n profile_build calls with opts.only_event = events[i] would
+ * make them (events[0] NULL, with n = 1: every event's): one index, one
+ * machine and one decoding of the records for all; ps[i] is events[i]'s.
+ * 0 or -EINVAL as profile_build. Free with profile_set_free either way. */
+int profile_build_set(struct profile *ps, size_t n, struct pd_file *f, const struct profile_opts *o,
+		      const struct pd_event *const *events);
 void profile_free(struct profile *p);
+void profile_set_free(struct profile *ps, size_t n);
 
 /* The machine profile_build uses for f (free with machine_free): the options
  * of o (kallsyms, build-id cache, demangling), perf's idle task named

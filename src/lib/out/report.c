@@ -189,7 +189,7 @@ static int write_flamegraph(struct report *rp, const struct hist *const *hs, con
 	if (ofile_open(rp->flamegraph, OFILE_SHARED, 0, &of) < 0)
 		return -1;
 	int r = n ? out_flamegraph_html_multi(ofile_stream(of), hs, roots, n, by_period, oo)
-		  : out_flamegraph_html(ofile_stream(of), rp->p.h, oo);
+		  : out_flamegraph_html(ofile_stream(of), rp->p->h, oo);
 	if (r < 0 && !ferror(ofile_stream(of))) {
 		ofile_abort(of);
 		return -1;
@@ -202,10 +202,10 @@ static int report_write(struct report *rp, bool callgraph)
 {
 	uint64_t t0 = now_ns();
 	struct out_opts oo = {
-		.event_name = rp->p.sample_event ? rp->p.sample_event->name : "cpu-clock",
+		.event_name = rp->p->sample_event ? rp->p->sample_event->name : "cpu-clock",
 		/* perf counts the filtered samples too, unless relative */
-		.total_samples = rp->percentage ? hist_total_samples(rp->p.h)
-						: rp->p.samples - hist_hidden_samples(rp->p.h),
+		.total_samples = rp->percentage ? hist_total_samples(rp->p->h)
+						: rp->p->samples - hist_hidden_samples(rp->p->h),
 		.show_nr_samples = rp->keys.show_nr_samples,
 		.show_total_period = rp->keys.show_total_period,
 		.fields = rp->keys.ncols ? rp->keys.col_keys : NULL,
@@ -217,7 +217,7 @@ static int report_write(struct report *rp, bool callgraph)
 		.elide = { [SORT_COMM] = rp->filter.ncomms == 1 ? rp->filter.comms[0] : NULL,
 			   [SORT_DSO] = rp->filter.ndsos == 1 ? rp->filter.dsos[0] : NULL,
 			   [SORT_SYM] = rp->filter.nsyms == 1 ? rp->filter.syms[0] : NULL },
-		.lost_samples = rp->p.lost,
+		.lost_samples = rp->p->lost,
 		.percent_limit = rp->percent_limit,
 		.callgraph = callgraph,
 		.callgraph_limit = rp->cg_limit,
@@ -231,19 +231,19 @@ static int report_write(struct report *rp, bool callgraph)
 		struct out_stats_event ev[PROFILE_MAX_EVENTS];
 		size_t nev = 0;
 		for (size_t i = 0; i < pd_nr_events(rp->file) && i < PROFILE_MAX_EVENTS; i++)
-			ev[nev++] = (struct out_stats_event){ pd_event_at(rp->file, i)->name, rp->p.event_samples[i] };
-		r = out_record_stats(rp->out, rp->p.nr_records, PROFILE_RECORD_TYPES, pd_record_type_name, ev, nev);
+			ev[nev++] = (struct out_stats_event){ pd_event_at(rp->file, i)->name, rp->p->event_samples[i] };
+		r = out_record_stats(rp->out, rp->p->nr_records, PROFILE_RECORD_TYPES, pd_record_type_name, ev, nev);
 	} else if (rp->flamegraph) {
 		r = write_flamegraph(rp, NULL, NULL, 0, false, &oo);
 		if (r == 0)
 			fprintf(rp->notes, "flame graph of %llu samples written to %s\n",
-				(unsigned long long)rp->p.samples, rp->flamegraph);
+				(unsigned long long)rp->p->samples, rp->flamegraph);
 	} else if (rp->json) {
-		r = out_json(rp->out, rp->p.h, &oo);
+		r = out_json(rp->out, rp->p->h, &oo);
 	} else if (rp->folded) {
-		r = out_folded_ex(rp->out, rp->p.h, &rp->folded_opts);
-	} else if (rp->p.samples || !(rp->time || rp->cpu_list)) {
-		r = out_table(rp->out, rp->p.h, &oo);
+		r = out_folded_ex(rp->out, rp->p->h, &rp->folded_opts);
+	} else if (rp->p->samples || !(rp->time || rp->cpu_list)) {
+		r = out_table(rp->out, rp->p->h, &oo);
 	} else {
 		r = 0;	/* perf skips an event whose samples the times or CPUs all dropped */
 	}
@@ -309,118 +309,101 @@ static void explain_no_samples(const struct report *rp, struct pd_file *f, const
 		per, hint(period_ms ? rp->hints.more_freq : rp->hints.more_period));
 }
 
-/* One pass over the file: build the profile of event idx (SIZE_MAX:
- * every event) and write it. The notes on the file come with the first. */
-static int report_pass(struct report *rp, const struct hist_opts *ho, bool callgraph, size_t idx, bool first)
+/* The profile of one event (or of every event), and the notes on the
+ * file, which come with the first. */
+static int report_one(struct report *rp, bool callgraph, struct pd_file *f, struct profile *p, bool first)
 {
-	int ret = -1;
-	struct pd_file *f = rp->reopen(rp->ctx);
-	if (!f)
-		return -1;
-	struct profile_opts po = rp->po;
-	po.hist = *ho;
-	po.only_event = idx == SIZE_MAX ? NULL : pd_event_at(f, idx);
+	rp->p = p;
 	rp->file = f;
-	if (profile_build(&rp->p, f, &po) < 0 || report_write(rp, callgraph) < 0)
-		goto out;
-	if (rp->p.samples == 0 && !rp->p.filtered && !rp->p.lost && !rp->stats && !rp->time && !rp->cpu_list &&
+	if (report_write(rp, callgraph) < 0)
+		return -1;
+	if (p->samples == 0 && !p->filtered && !p->lost && !rp->stats && !rp->time && !rp->cpu_list &&
 	    !rp->quiet)
-		explain_no_samples(rp, f, po.only_event);
-	if (first && rp->p.no_task && !rp->stats && !rp->quiet)
+		explain_no_samples(rp, f, p->only_event);
+	if (first && p->no_task && !rp->stats && !rp->quiet)
 		fprintf(rp->notes, "%llu samples have no task (pid -1: the kernel could not name it, e.g. "
 			"it was exiting); they are shown as the thread ':-1', as perf does\n",
-			(unsigned long long)rp->p.no_task);
-	if (first && rp->p.malformed)
+			(unsigned long long)p->no_task);
+	if (first && p->malformed)
 		pr_warn("%llu malformed records were skipped, the first a %s record at offset %llu"
 			"%s; threads, maps or symbols may be missing from the profile",
-			(unsigned long long)rp->p.malformed, pd_record_type_name(rp->p.malformed_type),
-			(unsigned long long)rp->p.malformed_offset, hint(rp->hints.malformed));
-	if (first && rp->p.filtered && !rp->quiet)
+			(unsigned long long)p->malformed, pd_record_type_name(p->malformed_type),
+			(unsigned long long)p->malformed_offset, hint(rp->hints.malformed));
+	if (first && p->filtered && !rp->quiet)
 		fprintf(rp->notes, "%llu samples were dropped by the BPF filter%s\n",
-			(unsigned long long)rp->p.filtered, hint(rp->hints.filtered));
-	if (first && rp->p.lost && !rp->json)
+			(unsigned long long)p->filtered, hint(rp->hints.filtered));
+	if (first && p->lost && !rp->json)
 		pr_warn("%llu samples were lost while recording (ring buffer full); the profile is "
-			"incomplete%s", (unsigned long long)rp->p.lost, hint(rp->hints.lost));
-	ret = 0;
-out:
-	profile_free(&rp->p);
-	pd_close(f);
-	return ret;
+			"incomplete%s", (unsigned long long)p->lost, hint(rp->hints.lost));
+	return 0;
 }
 
 /* Every picked event's profile in one output: JSON (the first event's
  * keys at the top, then "events"), or a flame graph on a recording with
  * off-CPU samples (widths in ns, the off-CPU stacks under an [off-cpu]
  * frame). */
-static int report_multi(struct report *rp, const struct hist_opts *ho, const size_t *idx,
-			const bool *off_cpu, size_t n)
+static int report_multi(struct report *rp, struct profile *p, const bool *off_cpu, size_t n)
 {
-	struct profile p[64];
-	struct pd_file *f[64];
-	const struct hist *hs[64];
-	const char *roots[64];
-	struct out_opts oo[64];
-	size_t built = 0;
-	int ret = -1;
-	for (; built < n; built++) {
-		f[built] = rp->reopen(rp->ctx);
-		if (!f[built])
-			goto out;
-		struct profile_opts po = rp->po;
-		po.hist = *ho;
-		po.only_event = pd_event_at(f[built], idx[built]);
-		if (profile_build(&p[built], f[built], &po) < 0) {
-			profile_free(&p[built]);
-			pd_close(f[built]);
-			goto out;
-		}
-		hs[built] = p[built].h;
-		roots[built] = off_cpu[built] ? "[off-cpu]" : NULL;
-		oo[built] = (struct out_opts){ .event_name = pd_event_at(f[built], idx[built])->name,
-					       .total_samples = p[built].samples - hist_hidden_samples(p[built].h),
-					       .lost_samples = p[built].lost,
-					       .percent_limit = rp->percent_limit, .title = rp->input };
+	const struct hist *hs[PROFILE_MAX_EVENTS];
+	const char *roots[PROFILE_MAX_EVENTS];
+	struct out_opts oo[PROFILE_MAX_EVENTS];
+	for (size_t i = 0; i < n; i++) {
+		hs[i] = p[i].h;
+		roots[i] = off_cpu[i] ? "[off-cpu]" : NULL;
+		oo[i] = (struct out_opts){ .event_name = p[i].only_event->name,
+					   .total_samples = p[i].samples - hist_hidden_samples(p[i].h),
+					   .lost_samples = p[i].lost,
+					   .percent_limit = rp->percent_limit, .title = rp->input };
 	}
-	if (rp->json) {
-		ret = out_json_multi(rp->out, hs, oo, n) < 0 ? -1 : 0;	/* write errors: at close */
-		goto out;
-	}
-	ret = write_flamegraph(rp, hs, roots, n, true, &oo[0]);
+	if (rp->json)
+		return out_json_multi(rp->out, hs, oo, n) < 0 ? -1 : 0;	/* write errors: at close */
+	int ret = write_flamegraph(rp, hs, roots, n, true, &oo[0]);
 	if (ret == 0)
 		fprintf(rp->notes, "flame graph of on- and off-CPU time (ns) written to %s\n", rp->flamegraph);
-out:
-	for (size_t i = 0; i < built; i++) {
-		profile_free(&p[i]);
-		pd_close(f[i]);
-	}
 	return ret;
 }
 
-
+/* The events picked, each with its profile, all from one pass over the
+ * input (one index, one machine, one decoding of the records). */
 int report_passes(struct report *rp, const struct hist_opts *ho, bool callgraph, struct pd_file *f,
 		  const size_t *idx, size_t n, bool text)
 {
 	int ret = 0;
 	bool combined = (rp->folded || rp->flamegraph) && n > 1;
-	bool off_cpu[64];
+	bool off_cpu[PROFILE_MAX_EVENTS];
+	const struct pd_event *events[PROFILE_MAX_EVENTS] = { NULL };
+	for (size_t i = 0; i < n; i++) {
+		events[i] = pd_event_at(f, idx[i]);
+		off_cpu[i] = !strcmp(events[i]->name, OFF_CPU_EVENT_NAME);
+	}
+	pd_close(f);	/* opened again for the pass: the first one's index is not kept */
+	if (!(f = rp->reopen(rp->ctx)))
+		return -1;
 	for (size_t i = 0; i < n; i++)
-		off_cpu[i] = !strcmp(pd_event_at(f, idx[i])->name, OFF_CPU_EVENT_NAME);
-	pd_close(f);	/* each pass opens it again */
-	if (n == 0) {
-		ret = report_pass(rp, ho, callgraph, SIZE_MAX, true) < 0;
+		events[i] = pd_event_at(f, idx[i]);
+	size_t np = n ? n : 1;
+	struct profile *p = xcalloc(np, sizeof(*p));
+	struct profile_opts po = rp->po;
+	po.hist = *ho;
+	if (profile_build_set(p, np, f, &po, events) < 0) {
+		ret = -1;
 	} else if ((combined && rp->flamegraph) || (rp->json && n > 1)) {
-		ret = report_multi(rp, ho, idx, off_cpu, n) < 0;
+		ret = report_multi(rp, p, off_cpu, n);
 	} else {
-		for (size_t i = 0; i < n; i++) {
+		for (size_t i = 0; i < np; i++) {
 			/* off-CPU samples weigh their nanoseconds */
 			rp->folded_opts = (struct out_folded_opts){
-				.by_period = combined || off_cpu[i],
-				.root = combined && off_cpu[i] ? "[off-cpu]" : NULL };
+				.by_period = n && (combined || off_cpu[i]),
+				.root = n && combined && off_cpu[i] ? "[off-cpu]" : NULL };
 			if (i > 0 && text)
 				fputs("\n", rp->out);
-			if ((ret = report_pass(rp, ho, callgraph, idx[i], i == 0) < 0))
+			if ((ret = report_one(rp, callgraph, f, &p[i], i == 0)) < 0)
 				break;
 		}
 	}
+	rp->p = NULL;
+	profile_set_free(p, np);
+	free(p);
+	pd_close(f);
 	return ret ? -1 : 0;
 }

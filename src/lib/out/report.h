@@ -79,7 +79,7 @@ struct report {
 	bool cg_dwarf;			/* the file's user call graphs need DWARF unwinding */
 	bool cg_missing;		/* call graphs asked for, and the file has none */
 	double cg_limit;		/* the call graphs' threshold in effect (percent) */
-	struct profile p;
+	struct profile *p;		/* the profile being written */
 	struct out_folded_opts folded_opts;
 	const struct pd_file *file;
 };
