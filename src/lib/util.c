@@ -458,16 +458,6 @@ uint64_t mem_hash(const void *p, size_t n)
 	return h;
 }
 
-uint64_t hash_u64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	x ^= x >> 33;
-	return x;
-}
-
 bool parse_u64(const char *s, uint64_t *out)
 {
 	char *end;

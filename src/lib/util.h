@@ -146,7 +146,17 @@ static void name(type *a, size_t n, int (*cmp)(const void *, const void *))			\
 uint64_t now_ns(void);		/* CLOCK_MONOTONIC */
 uint64_t str_hash(const char *s);	/* FNV-1a */
 uint64_t mem_hash(const void *p, size_t n);	/* FNV-1a of n bytes */
-uint64_t hash_u64(uint64_t x);
+/* A 64-bit mix (murmur3's finalizer); inline: the tables of the hot path
+ * call it per lookup. */
+static inline uint64_t hash_u64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	x ^= x >> 33;
+	return x;
+}
 
 /* Parse a non-negative number with an optional unit; returns false if malformed. */
 bool parse_u64(const char *s, uint64_t *out);

@@ -2,6 +2,7 @@
 /* Finishing the aggregation (hist_finish): the entries of the trie's
  * nodes, the DFS that sums them, and perf's order of the entries. */
 #include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -582,6 +583,12 @@ static void sort_entries(struct hist *h)
 	cmp_hist = NULL;
 }
 
+static void *sort_entries_thread(void *arg)
+{
+	sort_entries(arg);
+	return NULL;
+}
+
 /* Finishing the aggregation: leaves' counts, the DFS (or the self-only
  * shortcut of text --no-children), the call graphs, then the sorted
  * entries. */
@@ -606,9 +613,18 @@ void hist_finish(struct hist *h)
 		finish_self(h, &x);
 	else
 		finish_entries(h, &x);
+	/* The call graphs and the order of the entries are independent (they
+	 * write different fields of the entries): on two threads when both
+	 * are worth it. */
+	pthread_t sorter;
+	bool sorting = h->opts.callchains && h->nents >= 4096 &&
+		       pthread_create(&sorter, NULL, sort_entries_thread, h) == 0;
 	if (h->opts.callchains)
 		hist_build_callchains(h, &x);
 	fidx_free(&x);
-	sort_entries(h);
+	if (sorting)
+		pthread_join(sorter, NULL);
+	else
+		sort_entries(h);
 	oa_free(&h->eindex);
 }
