@@ -373,6 +373,22 @@ static inline int cmp_children(const struct hist *h, const struct hent *a, const
 	return 0;
 }
 
+/* Entries equal on every key: perf's order of adding them, which is by its
+ * keys' own comparisons: symbol-less ones by address (their "%#.16llx"
+ * names sort as their values), the same symbol name in two dsos by dso. */
+static inline int cmp_added(const struct hent *ha, const struct hent *hb)
+{
+	const struct hist_entry *a = &ha->e, *b = &hb->e;
+	int c = ha->no_sym && hb->no_sym ? str_cmp_null(a->sym, b->sym) : 0;
+	if (!c)
+		c = str_cmp_null(a->dso, b->dso);
+	if (!c)
+		c = str_cmp_null(a->sym, b->sym);
+	if (c)
+		return c;
+	return a < b ? -1 : a > b;
+}
+
 /* perf's order of the entries: one case per sort key, in the keys' order
  * (perf's sort_list), then perf's order of adding equal ones; long as the
  * list of keys is. */
@@ -446,18 +462,45 @@ static int cmp_entries(const void *pa, const void *pb)
 		if (c)
 			return c;
 	}
-	/* equal on every key: perf's order of adding them, which is by its
-	 * keys' own comparisons: symbol-less ones by address (their
-	 * "%#.16llx" names sort as their values), the same symbol name in two
-	 * dsos by dso */
-	int c = ha->no_sym && hb->no_sym ? str_cmp_null(a->sym, b->sym) : 0;
-	if (!c)
-		c = str_cmp_null(a->dso, b->dso);
-	if (!c)
-		c = str_cmp_null(a->sym, b->sym);
-	if (c)
+	return cmp_added(ha, hb);
+}
+
+/* cmp_entries for perf's default keys ([overhead_children,] overhead,
+ * comm, dso, sym): the same comparisons, without the walk over the key
+ * list (most comparisons of a --children sort are of entries of equal
+ * children period). */
+static inline int cmp_default(const struct hist *h, const struct hent *ha, const struct hent *hb)
+{
+	const struct hist_entry *a = &ha->e, *b = &hb->e;
+	int c;
+	if (h->opts.children && (c = cmp_children(h, ha, hb)))
 		return c;
-	return a < b ? -1 : a > b;
+	if ((c = cmp_desc(a->self, b->self)) || (c = str_cmp_null(a->comm, b->comm)))
+		return c;
+	if (ha->no_map != hb->no_map)
+		return ha->no_map ? 1 : -1;
+	if ((c = str_cmp_null(a->dso, b->dso)))
+		return c;
+	if (ha->no_sym != hb->no_sym)
+		return ha->no_sym ? 1 : -1;
+	if (!ha->no_sym && (c = str_cmp_null(a->sym, b->sym)))
+		return c;
+	return cmp_added(ha, hb);
+}
+
+/* Do h's keys make cmp_entries cmp_default? */
+static bool keys_default(const struct hist *h)
+{
+	static const enum sort_key def[] = { SORT_OVERHEAD_CHILDREN, SORT_OVERHEAD, SORT_COMM, SORT_DSO,
+					     SORT_SYM };
+	const struct hist_opts *o = &h->opts;
+	int skip = o->children ? 0 : 1;	/* without children: from overhead on */
+	if (!o->exact_order || o->nkeys != (int)ARRAY_SIZE(def) - skip)
+		return false;
+	for (int i = 0; i < o->nkeys; i++)
+		if (o->keys[i] != def[i + skip])
+			return false;
+	return true;
 }
 /* The counts kept in the stack cache go to the trie's leaves; the cache and
  * the trie's child index are not needed after. */
@@ -542,6 +585,14 @@ static int cmp_keyed(const void *pa, const void *pb)
 	return cmp_entries(&a->e, &b->e);
 }
 
+static int cmp_keyed_default(const void *pa, const void *pb)
+{
+	const struct keyed *a = pa, *b = pb;
+	if (a->key != b->key)
+		return a->key > b->key ? -1 : 1;
+	return cmp_default(cmp_hist, (const struct hent *)a->e, (const struct hent *)b->e);
+}
+
 /* The entries shown (--dsos/--symbols with children choose entries, -S's
  * symbol filter), in perf's order. */
 static void sort_entries(struct hist *h)
@@ -566,16 +617,22 @@ static void sort_entries(struct hist *h)
 	sort_prepare(h);
 	cmp_hist = h;
 	/* not qsort: perf's children sort is no total order (see cmp_children) */
-	if (h->opts.exact_order) {
+	enum sort_key first = h->opts.exact_order ? (h->opts.nkeys ? h->opts.keys[0] : SORT__MAX)
+			      : h->opts.children ? SORT_OVERHEAD_CHILDREN : SORT_OVERHEAD;
+	if (first != SORT_OVERHEAD_CHILDREN && first != SORT_OVERHEAD && first != SORT_PERIOD &&
+	    first != SORT_SAMPLE) {
 		sort_stable(h->sorted, h->nsorted, sizeof(*h->sorted), cmp_entries);
 	} else {
-		/* cmp_entries decides first by the children (or self) period:
-		 * kept beside each pointer, most comparisons read no entry */
+		/* cmp_entries decides first by a count, highest first (the
+		 * children or self period, or the samples): kept beside each
+		 * pointer, most comparisons read no entry */
 		struct keyed *k = xmalloc((h->nsorted ? h->nsorted : 1) * sizeof(*k));
-		for (size_t i = 0; i < h->nsorted; i++)
-			k[i] = (struct keyed){ h->opts.children ? h->sorted[i]->children : h->sorted[i]->self,
-					       h->sorted[i] };
-		sort_stable(k, h->nsorted, sizeof(*k), cmp_keyed);
+		for (size_t i = 0; i < h->nsorted; i++) {
+			const struct hist_entry *e = h->sorted[i];
+			k[i] = (struct keyed){ first == SORT_OVERHEAD_CHILDREN ? e->children
+					       : first == SORT_SAMPLE ? e->nr_samples : e->self, h->sorted[i] };
+		}
+		sort_stable(k, h->nsorted, sizeof(*k), keys_default(h) ? cmp_keyed_default : cmp_keyed);
 		for (size_t i = 0; i < h->nsorted; i++)
 			h->sorted[i] = k[i].e;
 		free(k);
