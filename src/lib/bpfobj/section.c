@@ -3,6 +3,7 @@
  * uprobes, BPF trampolines, a tracepoint, ...), probed before load so that a
  * missing feature is named instead of surfacing as a load or attach error. */
 #include "bpfobj_int.h"
+#include "skel/kfunc_attach.h"
 #include "skel/skel.h"
 #include "log.h"
 #include "util.h"
@@ -33,7 +34,8 @@ static int probe_prog_type(enum bpf_prog_type t)
 }
 
 /* Tracing programs (fentry/fexit/...) need the kernel to accept
- * BPF_PROG_TYPE_TRACING with a BTF target: try a trivial fentry program. */
+ * BPF_PROG_TYPE_TRACING with a BTF target: try a trivial fentry program
+ * (load and attach, kfunc_fentry_trial). */
 static bool probe_fentry(void)
 {
 	static int cached;
@@ -48,22 +50,8 @@ static bool probe_fentry(void)
 		cached = -1;
 		return false;
 	}
-	struct bpf_insn insns[] = {
-		{ .code = 0xb7, .dst_reg = 0, .imm = 0 },	/* r0 = 0 */
-		{ .code = 0x95 },				/* exit */
-	};
-	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = BPF_TRACE_FENTRY,
-		    .attach_btf_id = (uint32_t)id);
-	int fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "probe", "GPL", insns, 2, &o);
-	if (fd >= 0) {
-		int lfd = bpf_raw_tracepoint_open(NULL, fd);
-		if (lfd >= 0)
-			close(lfd);
-		close(fd);
-		cached = lfd >= 0 ? 1 : -1;
-	} else {
-		cached = -1;
-	}
+	const char *step;
+	cached = kfunc_fentry_trial(id, &step) == 0 ? 1 : -1;
 	return cached > 0;
 }
 
