@@ -762,3 +762,70 @@ bool dso_off_to_vaddr(const struct dso *d, uint64_t off, uint64_t *vaddr)
 	}
 	return false;
 }
+
+/* Every symbol named name in .symtab and .dynsym, with its type, value and
+ * size, whatever its kind (functions, data, undefined imports), the same
+ * symbol in both tables once. */
+long elf_find_syms(const char *path, const char *name, struct elf_sym_match *m, size_t cap,
+		   struct seg **segs, size_t *nsegs)
+{
+	elf_init();
+	*segs = NULL;
+	*nsegs = 0;
+	int fd = open_regular(path, 0, NULL);
+	if (fd < 0)
+		return fd;
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	GElf_Ehdr eh;
+	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
+		if (e)
+			elf_end(e);
+		close(fd);
+		return -ENOEXEC;
+	}
+	size_t n = 0;
+	Elf_Scn *scn = NULL;
+	size_t entsize = gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT);
+	while (entsize && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh, strsh;
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
+			continue;
+		Elf_Scn *strscn = elf_getscn(e, sh.sh_link);
+		Elf_Data *data = elf_getdata(scn, NULL);
+		Elf_Data *strd = strscn && gelf_getshdr(strscn, &strsh) &&
+				 strsh.sh_type == SHT_STRTAB ? elf_getdata(strscn, NULL) : NULL;
+		if (!data || !strd || !strd->d_buf)
+			continue;
+		size_t nsyms = data->d_size / entsize;
+		for (size_t i = 1; i < nsyms; i++) {
+			GElf_Sym s;
+			if (!gelf_getsym(data, (int)i, &s) || s.st_name >= strd->d_size)
+				continue;
+			const char *nm = (const char *)strd->d_buf + s.st_name;
+			size_t left = strd->d_size - s.st_name;
+			if (strnlen(nm, left) == left || strcmp(nm, name) != 0)
+				continue;
+			struct elf_sym_match x = {
+				.value = s.st_value, .size = s.st_size,
+				.type = GELF_ST_TYPE(s.st_info),
+				.defined = s.st_shndx != SHN_UNDEF,
+				.func = is_func_sym(&s),
+			};
+			if (eh.e_machine == EM_ARM)
+				x.value &= ~1ull;	/* Thumb bit */
+			bool seen = false;
+			for (size_t j = 0; j < n && j < cap && !seen; j++)
+				seen = m[j].value == x.value && m[j].type == x.type &&
+				       m[j].defined == x.defined;
+			if (seen)
+				continue;
+			if (n < cap)
+				m[n] = x;
+			n++;
+		}
+	}
+	read_segs(e, segs, nsegs);
+	elf_end(e);
+	close(fd);
+	return (long)n;
+}

@@ -108,6 +108,21 @@ bool dso_off_to_vaddr(const struct dso *d, uint64_t off, uint64_t *vaddr);
 bool elf_mem_load_syms(const void *data, size_t size, struct symtab *st, struct seg **segs,
 		       size_t *nsegs);
 
+/* A symbol of a given name (elf_find_syms). */
+struct elf_sym_match {
+	uint64_t value, size;	/* st_value (link-time address), st_size */
+	unsigned type;		/* STT_* */
+	bool defined;		/* not SHN_UNDEF (an import) */
+	bool func;		/* a function as the symbol tables count them */
+};
+/* The symbols named name in .symtab and .dynsym of the ELF file at path
+ * (each once), the first cap of them into m, and the file's PT_LOAD
+ * segments into *segs (the caller frees them). Their number (may exceed
+ * cap), or a negative errno, not reported: the open's, -ENOEXEC when the
+ * file is not ELF. */
+long elf_find_syms(const char *path, const char *name, struct elf_sym_match *m, size_t cap,
+		   struct seg **segs, size_t *nsegs);
+
 /* ---- kallsyms.c ---- */
 /* Parse a /proc/kallsyms-format file into st: text symbols, aux = interned dso
  * ("[kernel.kallsyms]", "[mod]", or the symbol itself for "[bpf]"). modules:
