@@ -14,6 +14,16 @@
 static const char *log_prog = "bpfperf";
 static int log_level_max = LOG_WARN;
 static int libbpf_verbose;
+static char *capture_buf;
+static size_t capture_len;
+
+void log_capture_errors(char *buf, size_t len)
+{
+	capture_buf = len ? buf : NULL;
+	capture_len = len;
+	if (capture_buf)
+		capture_buf[0] = '\0';
+}
 
 void log_set_prog(const char *prog)
 {
@@ -22,7 +32,9 @@ void log_set_prog(const char *prog)
 
 void log_set_verbosity(int v)
 {
-	if (v < 0)
+	if (v <= LOG_SILENT)
+		log_level_max = LOG_ERROR - 1;
+	else if (v < 0)
 		log_level_max = LOG_ERROR;
 	else
 		log_level_max = LOG_WARN + v;
@@ -31,7 +43,25 @@ void log_set_verbosity(int v)
 
 int log_verbosity(void)
 {
-	return log_level_max - LOG_WARN;
+	return log_level_max < LOG_ERROR ? LOG_SILENT : log_level_max - LOG_WARN;
+}
+
+static const char *hints[LOG_HINT_MAX];
+
+void log_set_hint(enum log_hint key, const char *text)
+{
+	if ((unsigned)key < LOG_HINT_MAX)
+		hints[key] = text;
+}
+
+const char *log_hint(enum log_hint key)
+{
+	return (unsigned)key < LOG_HINT_MAX && hints[key] ? hints[key] : "";
+}
+
+bool log_errors_wanted(void)
+{
+	return capture_buf || log_level_max >= LOG_ERROR;
 }
 
 static void log_vmsg(enum log_level level, const char *fmt, va_list ap)
@@ -42,6 +72,13 @@ static void log_vmsg(enum log_level level, const char *fmt, va_list ap)
 		[LOG_INFO] = "",
 		[LOG_DEBUG] = "debug: ",
 	};
+	if (level == LOG_ERROR && capture_buf) {
+		vsnprintf(capture_buf, capture_len, fmt, ap);
+		size_t l = strlen(capture_buf);
+		if (l && capture_buf[l - 1] == '\n')
+			capture_buf[l - 1] = '\0';
+		return;
+	}
 	if ((int)level > log_level_max)
 		return;
 	/* Build the whole line first so concurrent writers do not interleave. */

@@ -20,6 +20,7 @@
 #define BPFPERF_LOG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 enum log_level {
 	LOG_ERROR = 0,
@@ -31,7 +32,9 @@ enum log_level {
 /* Name printed before every message, e.g. "bpfperf record". */
 void log_set_prog(const char *prog);
 /* Verbosity: 0 = errors and warnings, 1 = info, 2 = debug, 3 = libbpf debug.
- * Negative (-q) keeps errors only. */
+ * -1 (-q) keeps errors only; LOG_SILENT (-2 and below) prints nothing, not
+ * even errors (fuzz targets: a message costs no formatting then). */
+#define LOG_SILENT (-2)
 void log_set_verbosity(int v);
 int log_verbosity(void);
 /* Route libbpf's messages through this module (warnings as warnings, debug at -vvv). */
@@ -39,6 +42,29 @@ void log_install_libbpf(void);
 
 void log_msg(enum log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* Tests: while buf is set, each error message (the text after
+ * "<prog>: error: ", without the newline) is written to buf, the last one
+ * kept, and not printed; log_capture_errors(NULL, 0) ends it. This is how a
+ * test asserts what a library function reported (errors are captured at any
+ * verbosity, LOG_SILENT included). */
+void log_capture_errors(char *buf, size_t len);
+/* Whether an error message would be printed or captured (false at
+ * LOG_SILENT): a caller that builds a costly message may skip it. */
+bool log_errors_wanted(void);
+
+/* Hints that name command-line options. Library messages never name
+ * options: where the user needs one to go on, the message embeds
+ * log_hint(KEY), the text the command set for KEY with log_set_hint() (""
+ * when it set none), so that the hint ends the same line. */
+enum log_hint {
+	LOG_HINT_INPUT_MISSING,		/* the perf.data file to read does not exist */
+	LOG_HINT_INPUT_FOREIGN,		/* it is owned by another user: not read */
+	LOG_HINT_INPUT_TERMINAL,	/* the standard input to read it from is a terminal */
+	LOG_HINT_MAX
+};
+void log_set_hint(enum log_hint key, const char *text);
+const char *log_hint(enum log_hint key);
 
 /* Print a warning only once per call site. */
 #define pr_warn_once(...) do { static bool __done; if (!__done) { __done = true; pr_warn(__VA_ARGS__); } } while (0)

@@ -165,6 +165,36 @@ static void test_parse_numbers(void **state)
 	assert_false(parse_double("nan", &d));
 }
 
+/* What tests see of a library error: the last message, without the prefix
+ * and newline, at any verbosity; warnings are not captured. The hints
+ * commands set end the library's messages. */
+static void test_log_capture(void **state)
+{
+	(void)state;
+	char msg[64];
+	log_capture_errors(msg, sizeof(msg));
+	assert_string_equal(msg, "");
+	pr_err("first %d\n", 1);
+	pr_err("second %s", "one");
+	assert_string_equal(msg, "second one");
+	pr_warn("a warning");
+	assert_string_equal(msg, "second one");
+	log_set_verbosity(LOG_SILENT);
+	assert_true(log_errors_wanted());
+	pr_err("silent but captured");
+	assert_string_equal(msg, "silent but captured");
+	log_capture_errors(NULL, 0);
+	assert_false(log_errors_wanted());
+	assert_int_equal(log_verbosity(), LOG_SILENT);
+	log_set_verbosity(0);
+	assert_true(log_errors_wanted());
+	assert_string_equal(log_hint(LOG_HINT_INPUT_FOREIGN), "");
+	log_set_hint(LOG_HINT_INPUT_FOREIGN, "; use -f");
+	assert_string_equal(log_hint(LOG_HINT_INPUT_FOREIGN), "; use -f");
+	log_set_hint(LOG_HINT_INPUT_FOREIGN, NULL);
+	assert_string_equal(log_hint(LOG_HINT_MAX), "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +205,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_list),
 		cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_parse_numbers),
+		cmocka_unit_test(test_log_capture),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
