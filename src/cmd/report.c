@@ -213,15 +213,14 @@ static int parse_args(struct report_cli *c, int argc, char **argv)
 static struct pd_file *open_input(const struct report_cli *c, bool first)
 {
 	const struct report *rp = &c->rp;
-	char err[1024];
 	long owner = -1;
-	/* -i - reads the standard input once (pd_stdin_file), the passes map that file */
-	struct pd_file *f = c->input_fd >= 0 ? pd_open_fd(c->input_fd, "standard input", err, sizeof(err))
-					    : pd_open_owned(rp->input, c->force, &owner, err, sizeof(err));
-	if (!f) {
-		pr_err("%s%s", err, owner >= 0 ? "; check where it came from, or use -f to read it anyway" : "");
+	/* -i - reads the standard input once (pd_stdin_file), the passes map
+	 * that file; the reader names what is wrong (with the hints of
+	 * cli_init) */
+	struct pd_file *f = c->input_fd >= 0 ? pd_open_fd(c->input_fd, "standard input", NULL)
+					    : pd_open_owned(rp->input, c->force, &owner, NULL);
+	if (!f)
 		return NULL;
-	}
 	if (owner >= 0 && first)
 		pr_warn("reading %s although uid %ld owns it, as -f asks", rp->input, owner);
 	return f;
@@ -296,9 +295,13 @@ fail:
 	return ret;
 }
 
-/* Defaults, and the notes' hints (the options of record and -v). */
+/* Defaults, the notes' hints (the options of record and -v), and the
+ * reader's (-i, -f). */
 static void cli_init(struct report_cli *c)
 {
+	log_set_hint(LOG_HINT_INPUT_MISSING, "; record one first with 'bpfperf record' or give -i FILE");
+	log_set_hint(LOG_HINT_INPUT_FOREIGN, "; check where it came from, or use -f to read it anyway");
+	log_set_hint(LOG_HINT_INPUT_TERMINAL, " ('bpfperf record -o - ... | bpfperf report -i -') or give -i FILE");
 	*c = (struct report_cli){ .rp = { .input = "perf.data", .children = -1, .callgraph = -1,
 					  .cg_threshold = -1, .cg_order = -1, .notes = stderr,
 					  .reopen = reopen_input, .ctx = c },
@@ -321,7 +324,6 @@ int cmd_report(int argc, char **argv)
 {
 	static struct report_cli c;	/* large (the CPU mask): not on the stack */
 	cli_init(&c);
-	char err[1024];
 	int ret = 1;
 	int rc = parse_args(&c, argc, argv);
 	if (rc != CLI_OK)
@@ -332,10 +334,8 @@ int cmd_report(int argc, char **argv)
 		return 2;
 	}
 	if (!strcmp(c.rp.input, "-")) {
-		if ((c.input_fd = pd_stdin_file(err, sizeof(err))) < 0) {
-			pr_err("%s", err);
+		if ((c.input_fd = pd_stdin_file()) < 0)
 			return 1;
-		}
 		c.rp.input = "standard input";
 	}
 	/* Reports allocate a few times the file's size in many blocks. */

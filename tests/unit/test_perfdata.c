@@ -2,6 +2,7 @@
 /* perf.data writer and reader: round trip (file and pipe mode, stdin),
  * time ordering, features, BPF info encoding, and clear errors for truncated
  * and corrupt files. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -132,9 +133,8 @@ static int collect(void *ctx, const struct pd_record *r)
 static void test_dump_time_conv(void **state)
 {
 	(void)state;
-	char err[512];
 	write_file(true);
-	struct pd_file *f = pd_open(path, err, sizeof(err));
+	struct pd_file *f = pd_open(path, NULL);
 	assert_non_null(f);
 	unsigned char rec[56] = { 0 };
 	struct perf_event_header h = { .type = 79, .size = sizeof(rec) };
@@ -170,9 +170,8 @@ static void test_dump_time_conv(void **state)
 static void test_roundtrip(void **state)
 {
 	(void)state;
-	char err[512];
 	write_file(true);
-	struct pd_file *f = pd_open(path, err, sizeof(err));
+	struct pd_file *f = pd_open(path, NULL);
 	assert_non_null(f);
 	assert_int_equal(pd_nr_events(f), 2);
 	assert_string_equal(pd_event_at(f, 0)->name, "cpu-clock");
@@ -187,7 +186,7 @@ static void test_roundtrip(void **state)
 	assert_non_null(pd_feature(f, PD_FEAT_EVENT_DESC, NULL));
 
 	struct seen s = { 0 };
-	assert_int_equal(pd_process(f, collect, &s, err, sizeof(err)), 0);
+	assert_int_equal(pd_process(f, collect, &s), 0);
 	assert_int_equal(s.n, 4);
 	/* time order: comm(0), sample(100), comm(200), sample(300) */
 	assert_int_equal(s.types[0], PERF_RECORD_COMM);
@@ -266,7 +265,7 @@ static int count_type(void *ctx, const struct pd_record *r)
 static void test_pipe_roundtrip(void **state)
 {
 	(void)state;
-	char err[512], out[64];
+	char out[64];
 	snprintf(out, sizeof(out), "/tmp/bpfperf-test-pipe-%d.data", getpid());
 	write_pipe(out);
 	size_t n;
@@ -312,7 +311,7 @@ static void test_pipe_roundtrip(void **state)
 	assert_int_equal(rounds, 1);
 	free(raw);
 
-	struct pd_file *f = pd_open(out, err, sizeof(err));
+	struct pd_file *f = pd_open(out, NULL);
 	assert_non_null(f);
 	assert_true(pd_is_pipe(f));
 	assert_int_equal(pd_nr_events(f), 2);
@@ -325,7 +324,7 @@ static void test_pipe_roundtrip(void **state)
 	assert_non_null(pd_feature(f, PD_FEAT_TRACING_DATA, &len));
 	assert_int_equal(len, 16);
 	int types[128] = { 0 };
-	assert_int_equal(pd_process(f, count_type, types, err, sizeof(err)), 0);
+	assert_int_equal(pd_process(f, count_type, types), 0);
 	assert_int_equal(types[PERF_RECORD_SAMPLE], 2);
 	assert_int_equal(types[PERF_RECORD_COMM], 2);
 	assert_int_equal(types[PD_RECORD_HEADER_TRACING_DATA], 0);	/* skipped */
@@ -346,7 +345,9 @@ static void test_pipe_formats_not_records(void **state)
 	memcpy(td, &fake, sizeof(fake));
 	memcpy(td + 8, "not zstd, not a frame", 21);
 	write_pipe_td(out, td, sizeof(td));
-	struct pd_file *f = pd_open(out, err, sizeof(err));
+	log_capture_errors(err, sizeof(err));
+	struct pd_file *f = pd_open(out, NULL);
+	log_capture_errors(NULL, 0);
 	if (!f)
 		fail_msg("pd_open: %s", err);
 	size_t len;
@@ -355,7 +356,7 @@ static void test_pipe_formats_not_records(void **state)
 	assert_int_equal(len, sizeof(td));
 	assert_memory_equal(got, td, sizeof(td));
 	int types[128] = { 0 };
-	assert_int_equal(pd_process(f, count_type, types, err, sizeof(err)), 0);
+	assert_int_equal(pd_process(f, count_type, types), 0);
 	assert_int_equal(types[PERF_RECORD_SAMPLE], 2);
 	assert_int_equal(types[PD_RECORD_COMPRESSED], 0);
 	pd_close(f);
@@ -366,7 +367,7 @@ static void test_pipe_formats_not_records(void **state)
 static void test_stdin_file(void **state)
 {
 	(void)state;
-	char err[512], out[64];
+	char out[64];
 	snprintf(out, sizeof(out), "/tmp/bpfperf-test-stdin-%d.data", getpid());
 	write_pipe(out);
 	size_t n;
@@ -388,14 +389,14 @@ static void test_stdin_file(void **state)
 			dup2(p[0], STDIN_FILENO);
 			close(p[0]);
 		}
-		int fd = pd_stdin_file(err, sizeof(err));
+		int fd = pd_stdin_file();
 		assert_true(fd >= 0);
-		struct pd_file *f = pd_open_fd(fd, "standard input", err, sizeof(err));
+		struct pd_file *f = pd_open_fd(fd, "standard input", NULL);
 		assert_non_null(f);
 		assert_int_equal(pd_nr_events(f), 2);
 		pd_close(f);
 		/* opened again: the passes of report */
-		f = pd_open_fd(fd, "standard input", err, sizeof(err));
+		f = pd_open_fd(fd, "standard input", NULL);
 		assert_non_null(f);
 		pd_close(f);
 		close(fd);
@@ -409,12 +410,11 @@ static void test_stdin_file(void **state)
 static void test_killed_writer_is_readable(void **state)
 {
 	(void)state;
-	char err[512];
 	write_file(false);	/* committed, never finished: like a SIGKILL */
-	struct pd_file *f = pd_open(path, err, sizeof(err));
+	struct pd_file *f = pd_open(path, NULL);
 	assert_non_null(f);
 	struct seen s = { 0 };
-	assert_int_equal(pd_process(f, collect, &s, err, sizeof(err)), 0);
+	assert_int_equal(pd_process(f, collect, &s), 0);
 	assert_int_equal(s.n, 4);
 	pd_close(f);
 	unlink(path);
@@ -432,40 +432,57 @@ static void test_truncated_and_corrupt(void **state)
 	struct pd_file_header h;
 	memcpy(&h, buf, sizeof(h));
 
+	/* the reader logs each error once: the last message is in err */
+	log_capture_errors(err, sizeof(err));
+
 	/* cut inside the data section */
-	struct pd_file *f = pd_open_mem(buf, h.data.offset + 20, err, sizeof(err));
+	int e = 0;
+	struct pd_file *f = pd_open_mem(buf, h.data.offset + 20, &e);
 	assert_null(f);
+	assert_int_equal(e, -EINVAL);
 	assert_non_null(strstr(err, "truncated"));
 
 	/* bad magic */
 	char *copy = xmalloc(len);
 	memcpy(copy, buf, len);
 	copy[0] = 'X';
-	assert_null(pd_open_mem(copy, len, err, sizeof(err)));
+	err[0] = '\0';
+	assert_null(pd_open_mem(copy, len, NULL));
 	assert_non_null(strstr(err, "not a perf.data file"));
 
 	/* record with an impossible size: error names the offset */
 	memcpy(copy, buf, len);
 	uint16_t bad = 12;
 	memcpy(copy + h.data.offset + 6, &bad, 2);
-	f = pd_open_mem(copy, len, err, sizeof(err));
+	f = pd_open_mem(copy, len, NULL);
 	assert_non_null(f);
 	struct seen s = { 0 };
-	assert_true(pd_process(f, collect, &s, err, sizeof(err)) < 0);
+	err[0] = '\0';
+	assert_int_equal(pd_process(f, collect, &s), -EINVAL);
 	char want[64];
 	snprintf(want, sizeof(want), "offset %llu", (unsigned long long)h.data.offset);
 	assert_non_null(strstr(err, want));
 	pd_close(f);
 
-	/* every prefix of the file: never a crash */
-	log_set_verbosity(-1);
+	/* a file that is not there: its name, the reason, the command's hint */
+	log_set_hint(LOG_HINT_INPUT_MISSING, "; record one first");
+	assert_null(pd_open("/nonexistent/perf.data", &e));
+	assert_int_equal(e, -ENOENT);
+	assert_string_equal(err, "cannot open /nonexistent/perf.data: No such file or directory; "
+				 "record one first");
+	log_set_hint(LOG_HINT_INPUT_MISSING, NULL);
+	log_capture_errors(NULL, 0);
+
+	/* every prefix of the file: never a crash, and not a word at LOG_SILENT */
+	log_set_verbosity(LOG_SILENT);
 	for (size_t n = 0; n < len; n += 7) {
-		f = pd_open_mem(buf, n, err, sizeof(err));
+		f = pd_open_mem(buf, n, NULL);
 		if (f) {
-			pd_process(f, collect, &s, err, sizeof(err));
+			pd_process(f, collect, &s);
 			pd_close(f);
 		}
 	}
+	log_set_verbosity(0);
 	free(copy);
 	free(buf);
 }
@@ -476,7 +493,6 @@ static void test_truncated_and_corrupt(void **state)
 static void test_inflated_sideband_records(void **state)
 {
 	(void)state;
-	char err[512];
 	int e = 0;
 	snprintf(path, sizeof(path), "/tmp/bpfperf-test-pd-%d.data", getpid());
 	unlink(path);
@@ -511,10 +527,10 @@ static void test_inflated_sideband_records(void **state)
 	pd_writer_free(w);
 	sb_free(&b);
 
-	struct pd_file *f = pd_open(path, err, sizeof(err));
+	struct pd_file *f = pd_open(path, NULL);
 	assert_non_null(f);
 	struct seen sn = { 0 };
-	assert_int_equal(pd_process(f, collect, &sn, err, sizeof(err)), 0);
+	assert_int_equal(pd_process(f, collect, &sn), 0);
 	assert_int_equal(sn.n, 3);
 	assert_int_equal(sn.types[0], PERF_RECORD_KSYMBOL);
 	assert_int_equal(sn.times[0], 50);
@@ -711,8 +727,7 @@ static void write_header_file(const uint8_t *junk, size_t junk_len)
 
 static char *header_text(bool full)
 {
-	char err[512];
-	struct pd_file *f = pd_open(path, err, sizeof(err));
+	struct pd_file *f = pd_open(path, NULL);
 	assert_non_null(f);
 	char *text = NULL;
 	size_t len = 0;

@@ -298,10 +298,8 @@ static int parse_time_ranges(struct profile *rp, struct pd_file *f, const struct
 			memcpy(&b.last, (const char *)st + 8, 8);
 			b.any = b.first || b.last;
 		}
-		if (!b.any && pd_process_type(f, PERF_RECORD_SAMPLE, on_sample_time, &b, err, sizeof(err)) < 0) {
-			pr_err("%s: %s", o->name, err);
-			return -EINVAL;
-		}
+		if (!b.any && pd_process_type(f, PERF_RECORD_SAMPLE, on_sample_time, &b) < 0)
+			return -EINVAL;	/* the reader said why */
 		if (!b.any) {
 			pr_err("%s: the samples carry no time, so no time range can select them; "
 			       "record with timestamps (perf record -T, or bpfperf record)", o->name);
@@ -427,7 +425,6 @@ static int16_t *route_events(const struct pd_file *f, size_t n, const struct pd_
 int profile_build_set(struct profile *ps, size_t n, struct pd_file *f, const struct profile_opts *o,
 		      const struct pd_event *const *events)
 {
-	char err[1024];
 	struct machine *m = profile_machine_new(f, o);
 	struct hist *hs[PROFILE_MAX_EVENTS];
 	for (size_t k = 0; k < n; k++) {
@@ -445,10 +442,9 @@ int profile_build_set(struct profile *ps, size_t n, struct pd_file *f, const str
 	rp->agg = agg_new(m, hs, n, true);
 	for (size_t k = 1; k < n; k++)
 		ps[k].agg = rp->agg;
-	if (pd_index(f, err, sizeof(err)) < 0) {
-		pr_err("%s: %s", o->name, err);
-		return -EINVAL;
-	}
+	int err = pd_index(f);	/* the reader logs what is wrong */
+	if (err < 0)
+		return err;
 
 	if (parse_time_ranges(rp, f, o) < 0)
 		return -EINVAL;
@@ -459,14 +455,11 @@ int profile_build_set(struct profile *ps, size_t n, struct pd_file *f, const str
 	uint64_t t_indexed = now_ns();
 	struct profile_set set = { .ps = ps, .n = n, .ev0 = pd_nr_events(f) ? pd_event_at(f, 0) : NULL,
 				   .nev = pd_nr_events(f), .route = route_events(f, n, events) };
-	int r = pd_process_type(f, PERF_RECORD_COMM, on_first_comm, rp, err, sizeof(err));
-	if (r >= 0)
-		r = pd_process(f, on_record, &set, err, sizeof(err));
+	if ((err = pd_process_type(f, PERF_RECORD_COMM, on_first_comm, rp)) >= 0)
+		err = pd_process(f, on_record, &set);
 	free(set.route);
-	if (r < 0) {
-		pr_err("%s: %s", o->name, err);
-		return -EINVAL;
-	}
+	if (err < 0)
+		return err;
 	uint64_t t_decoded = now_ns();
 	agg_finish(rp->agg);
 	uint64_t t_joined = now_ns();

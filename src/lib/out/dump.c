@@ -58,7 +58,6 @@ static int dump_one(void *ctx, const struct pd_record *r)
 
 int out_dump(FILE *out, struct pd_file *f, const char *name, const struct profile_opts *o)
 {
-	char err[1024];
 	struct dump_ctx *d = calloc(1, sizeof(*d));
 	if (!d) {
 		pr_err("dumping %s: out of memory", name);
@@ -67,7 +66,7 @@ int out_dump(FILE *out, struct pd_file *f, const char *name, const struct profil
 	*d = (struct dump_ctx){ .out = out, .f = f, .name = name, .m = profile_machine_new(f, o) };
 	fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",
 	      out);
-	int r = pd_process_perf_order(f, dump_one, d, err, sizeof(err));
+	int r = pd_process_perf_order(f, dump_one, d);
 	if (r == 0) {
 		struct out_stats_event ev[PROFILE_MAX_EVENTS];
 		size_t nev = 0;
@@ -77,9 +76,7 @@ int out_dump(FILE *out, struct pd_file *f, const char *name, const struct profil
 	} else if (r == -1) {
 		pr_err("writing the dump of %s: %s; check the output file and the free space", name,
 		       strerror(errno ? errno : EIO));
-	} else {
-		pr_err("%s: %s", name, err);
-	}
+	}	/* else the reader said what is wrong with the file */
 	machine_free(d->m);
 	free(d);
 	return r < 0 ? -1 : 0;

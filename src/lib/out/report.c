@@ -278,8 +278,8 @@ static int note_task_time(void *ctx, const struct pd_record *r)
 static void explain_no_samples(const struct report *rp, struct pd_file *f, const struct pd_event *e)
 {
 	struct task_span sp = { 0 };
-	char err[256], per[96];
-	if (pd_process(f, note_task_time, &sp, err, sizeof(err)) < 0)
+	char per[96];
+	if (pd_process(f, note_task_time, &sp) < 0)
 		return;
 	if (!e)
 		for (size_t i = 0; i < pd_nr_events(f) && !e; i++)

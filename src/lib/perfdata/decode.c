@@ -284,8 +284,7 @@ static const struct pd_event *sample_event(const struct pd_file *f, const uint8_
 }
 
 /* Decode one record at off into r (header already bounds-checked). */
-int pd_decode_record(const struct pd_file *f, uint64_t off, struct pd_record *r, char *err,
-		     size_t errlen)
+int pd_decode_record(const struct pd_file *f, uint64_t off, struct pd_record *r)
 {
 	/* Records are read in place; one at an odd offset (pipe-mode files may
 	 * have unpadded user records) is copied to aligned scratch first. */
@@ -306,9 +305,9 @@ int pd_decode_record(const struct pd_file *f, uint64_t off, struct pd_record *r,
 		const struct pd_event *ev = sample_event(f, body, n);
 		r->event = ev;
 		if (parse_sample(ev, body, n, &r->s) < 0) {
-			pd_seterr(err, errlen, "SAMPLE record at offset %llu (size %u) is shorter than its "
-				  "sample_type 0x%llx requires: corrupt file", (unsigned long long)off,
-				  hdr->size, (unsigned long long)ev->attr.sample_type);
+			pd_err(f, "SAMPLE record at offset %llu (size %u) is shorter than its "
+			       "sample_type 0x%llx requires: corrupt file", (unsigned long long)off,
+			       hdr->size, (unsigned long long)ev->attr.sample_type);
 			return -EINVAL;
 		}
 		return 0;
@@ -327,9 +326,9 @@ int pd_decode_record(const struct pd_file *f, uint64_t off, struct pd_record *r,
 	}
 	r->event = ev;
 	if (n < ts) {
-		pd_seterr(err, errlen, "%s record at offset %llu (size %u) is too short for its sample_id "
-			  "trailer: corrupt file", pd_record_type_name(hdr->type), (unsigned long long)off,
-			  hdr->size);
+		pd_err(f, "%s record at offset %llu (size %u) is too short for its sample_id "
+		       "trailer: corrupt file", pd_record_type_name(hdr->type), (unsigned long long)off,
+		       hdr->size);
 		return -EINVAL;
 	}
 	/* KSYMBOL/BPF_EVENT records written by kernels that inflate their

@@ -41,7 +41,7 @@ static bool has_compressed(const struct pd_file *f)
  * the data section perf sees: each COMPRESSED record replaced, in place, by
  * what it decompresses to. A file without one is left alone. */
 #define INFLATE_MAX (64ull << 30)	/* a decompression bomb stops here */
-int pd_inflate_data(struct pd_file *f, char *err, size_t errlen)
+int pd_inflate_data(struct pd_file *f)
 {
 	uint64_t start = f->data_off, end = f->data_off + f->data_size, off, span;
 	struct perf_event_header hdr;
@@ -50,7 +50,7 @@ int pd_inflate_data(struct pd_file *f, char *err, size_t errlen)
 	ZSTD_DStream *zs = ZSTD_createDStream();
 	if (!zs || ZSTD_isError(ZSTD_initDStream(zs))) {
 		ZSTD_freeDStream(zs);
-		pd_seterr(err, errlen, "cannot start zstd decompression of the COMPRESSED records");
+		pd_err(f, "cannot start zstd decompression of the COMPRESSED records");
 		return -ENOMEM;
 	}
 	size_t cap = start + 2 * f->data_size + ZSTD_DStreamOutSize(), len = start;
@@ -74,22 +74,22 @@ int pd_inflate_data(struct pd_file *f, char *err, size_t errlen)
 			ZSTD_outBuffer o = { out + len, cap - len, 0 };
 			size_t before = in.pos, r = ZSTD_decompressStream(zs, &o, &in);
 			if (ZSTD_isError(r)) {
-				pd_seterr(err, errlen, "COMPRESSED record at offset %llu: %s (corrupt file)",
-					  (unsigned long long)off, ZSTD_getErrorName(r));
+				pd_err(f, "COMPRESSED record at offset %llu: %s (corrupt file)",
+				       (unsigned long long)off, ZSTD_getErrorName(r));
 				ret = -EINVAL;
 				goto out;
 			}
 			len += o.pos;
 			full = o.pos == o.size;
 			if (len - start > INFLATE_MAX) {
-				pd_seterr(err, errlen, "COMPRESSED records decompress to more than %llu GiB: "
-					  "corrupt file or not one to read whole", INFLATE_MAX >> 30);
+				pd_err(f, "COMPRESSED records decompress to more than %llu GiB: "
+				       "corrupt file or not one to read whole", INFLATE_MAX >> 30);
 				ret = -EFBIG;
 				goto out;
 			}
 			if (!o.pos && in.pos == before && in.pos < in.size) {
-				pd_seterr(err, errlen, "COMPRESSED record at offset %llu: zstd made no "
-					  "progress (corrupt file)", (unsigned long long)off);
+				pd_err(f, "COMPRESSED record at offset %llu: zstd made no "
+				       "progress (corrupt file)", (unsigned long long)off);
 				ret = -EINVAL;
 				goto out;
 			}

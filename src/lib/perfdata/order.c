@@ -46,7 +46,7 @@ SORT_STABLE_TOTAL_DEFINE(sort_index, struct rec_index, cmp_index)
 /* One pass over the data section: every record header checked, samples
  * timed in place, the index sorted by time only if the file is not ordered.
  * Long because each malformed case gets its own message with the offset. */
-int pd_index(struct pd_file *f, char *err, size_t errlen)
+int pd_index(struct pd_file *f)
 {
 	uint64_t start = f->data_off, end = f->data_off + f->data_size;
 	struct rec_index *idx = NULL;
@@ -61,8 +61,8 @@ again:
 	for (uint64_t off = start; off < end;) {
 		struct perf_event_header hdr;
 		if (end - off < sizeof(hdr)) {
-			pd_seterr(err, errlen, "truncated record header at offset %llu (data ends at %llu): "
-				  "the file is cut short", (unsigned long long)off, (unsigned long long)end);
+			pd_err(f, "truncated record header at offset %llu (data ends at %llu): "
+			       "the file is cut short", (unsigned long long)off, (unsigned long long)end);
 			ret = -EINVAL;
 			goto out;
 		}
@@ -76,10 +76,10 @@ again:
 		}
 		if (hdr.size < sizeof(hdr) || (hdr.type < PD_RECORD_HEADER_ATTR && hdr.size % 8) ||
 		    hdr.size > end - off) {
-			pd_seterr(err, errlen, "bad %s record at offset %llu: size %u %s",
-				  pd_record_type_name(hdr.type), (unsigned long long)off, hdr.size,
-				  hdr.size > end - off ? "runs past the end of the data (truncated file)"
-						       : "is not a valid record size (corrupt file)");
+			pd_err(f, "bad %s record at offset %llu: size %u %s",
+			       pd_record_type_name(hdr.type), (unsigned long long)off, hdr.size,
+			       hdr.size > end - off ? "runs past the end of the data (truncated file)"
+						    : "is not a valid record size (corrupt file)");
 			ret = -EINVAL;
 			goto out;
 		}
@@ -90,7 +90,7 @@ again:
 			n = cap = 0;
 			last_time = 0;
 			ordered = true;
-			if ((ret = pd_inflate_data(f, err, errlen)) < 0)
+			if ((ret = pd_inflate_data(f)) < 0)
 				return ret;
 			start = f->data_off;
 			end = f->data_off + f->data_size;
@@ -98,8 +98,8 @@ again:
 				goto again;
 		}
 		if (hdr.type == PD_RECORD_COMPRESSED) {	/* pd_inflate_data replaced them all */
-			pd_seterr(err, errlen, "COMPRESSED record at offset %llu inside compressed data: "
-				  "corrupt file", (unsigned long long)off);
+			pd_err(f, "COMPRESSED record at offset %llu inside compressed data: "
+			       "corrupt file", (unsigned long long)off);
 			ret = -EINVAL;
 			goto out;
 		}
@@ -107,10 +107,10 @@ again:
 			/* not a record to deliver: the formats follow it */
 			uint64_t extra = pd_trailing_data_size(f, off, &hdr);
 			if (extra > end - off - hdr.size) {
-				pd_seterr(err, errlen, "HEADER_TRACING_DATA record at offset %llu: its %llu "
-					  "bytes of tracepoint formats run past the end of the data "
-					  "(truncated stream)", (unsigned long long)off,
-					  (unsigned long long)extra);
+				pd_err(f, "HEADER_TRACING_DATA record at offset %llu: its %llu "
+				       "bytes of tracepoint formats run past the end of the data "
+				       "(truncated stream)", (unsigned long long)off,
+				       (unsigned long long)extra);
 				ret = -EINVAL;
 				goto out;
 			}
@@ -118,8 +118,8 @@ again:
 			continue;
 		}
 		if (hdr.type < PD_RECORD_HEADER_ATTR && hdr.size < min_record_size(hdr.type)) {
-			pd_seterr(err, errlen, "%s record at offset %llu is too short (%u bytes): corrupt file",
-				  pd_record_type_name(hdr.type), (unsigned long long)off, hdr.size);
+			pd_err(f, "%s record at offset %llu is too short (%u bytes): corrupt file",
+			       pd_record_type_name(hdr.type), (unsigned long long)off, hdr.size);
 			ret = -EINVAL;
 			goto out;
 		}
@@ -130,7 +130,7 @@ again:
 			has_time = true;
 		} else {
 			struct pd_record r;
-			if ((ret = pd_decode_record(f, off, &r, err, errlen)) < 0)
+			if ((ret = pd_decode_record(f, off, &r)) < 0)
 				goto out;
 			has_time = r.s.has_time;
 			t = r.s.time;
@@ -161,10 +161,9 @@ out:
 
 /* Every record in time order, or those of one type (any_type false);
  * inlined in both callers: no test per record for pd_process. */
-static inline __attribute__((always_inline)) int process(struct pd_file *f, bool any_type, uint32_t type, pd_record_fn fn, void *ctx, char *err,
-		   size_t errlen)
+static inline __attribute__((always_inline)) int process(struct pd_file *f, bool any_type, uint32_t type, pd_record_fn fn, void *ctx)
 {
-	int ret = pd_index(f, err, errlen);
+	int ret = pd_index(f);
 	if (ret < 0)
 		return ret;
 	for (size_t i = 0; i < f->nidx; i++) {
@@ -175,7 +174,7 @@ static inline __attribute__((always_inline)) int process(struct pd_file *f, bool
 				continue;
 		}
 		struct pd_record r;
-		if ((ret = pd_decode_record(f, f->idx[i].off, &r, err, errlen)) < 0)
+		if ((ret = pd_decode_record(f, f->idx[i].off, &r)) < 0)
 			return ret;
 		if ((ret = fn(ctx, &r)) != 0)
 			return ret;
@@ -183,28 +182,27 @@ static inline __attribute__((always_inline)) int process(struct pd_file *f, bool
 	return 0;
 }
 
-int pd_process_type(struct pd_file *f, uint32_t type, pd_record_fn fn, void *ctx, char *err,
-		    size_t errlen)
+int pd_process_type(struct pd_file *f, uint32_t type, pd_record_fn fn, void *ctx)
 {
-	return process(f, false, type, fn, ctx, err, errlen);
+	return process(f, false, type, fn, ctx);
 }
 
-int pd_process(struct pd_file *f, pd_record_fn fn, void *ctx, char *err, size_t errlen)
+int pd_process(struct pd_file *f, pd_record_fn fn, void *ctx)
 {
-	return process(f, true, 0, fn, ctx, err, errlen);
+	return process(f, true, 0, fn, ctx);
 }
 
 /* Sort the queue q[0..n) and deliver its records with a time <= limit;
  * *done: how many were. 0, or what pd_decode_record or fn returned. */
 static int deliver_upto(struct pd_file *f, struct rec_index *q, size_t n, uint64_t limit, size_t *done,
-			pd_record_fn fn, void *ctx, char *err, size_t errlen)
+			pd_record_fn fn, void *ctx)
 {
 	size_t i = 0;
 	int ret = 0;
 	sort_index(q, n, NULL);
 	for (; i < n && q[i].time <= limit; i++) {
 		struct pd_record r;
-		if ((ret = pd_decode_record(f, q[i].off, &r, err, errlen)) < 0)
+		if ((ret = pd_decode_record(f, q[i].off, &r)) < 0)
 			break;
 		pd_perf_trailer(&r);
 		if ((ret = fn(ctx, &r)) != 0)
@@ -214,9 +212,9 @@ static int deliver_upto(struct pd_file *f, struct rec_index *q, size_t n, uint64
 	return ret;
 }
 
-int pd_process_perf_order(struct pd_file *f, pd_record_fn fn, void *ctx, char *err, size_t errlen)
+int pd_process_perf_order(struct pd_file *f, pd_record_fn fn, void *ctx)
 {
-	int ret = pd_index(f, err, errlen);
+	int ret = pd_index(f);
 	if (ret < 0)
 		return ret;
 	/* the index is in time order: back to file order (offsets are unique) */
@@ -229,7 +227,7 @@ int pd_process_perf_order(struct pd_file *f, pd_record_fn fn, void *ctx, char *e
 	sort_index(file, f->nidx, NULL);
 	for (size_t i = 0; i < f->nidx && !ret; i++) {
 		struct pd_record r;
-		if ((ret = pd_decode_record(f, file[i].off, &r, err, errlen)) < 0)
+		if ((ret = pd_decode_record(f, file[i].off, &r)) < 0)
 			break;
 		pd_perf_trailer(&r);
 		uint32_t type = r.hdr->type;
@@ -244,14 +242,14 @@ int pd_process_perf_order(struct pd_file *f, pd_record_fn fn, void *ctx, char *e
 			break;
 		if (type == PD_RECORD_FINISHED_ROUND) {
 			/* what the round before this one saw is complete */
-			ret = deliver_upto(f, q, nq, next_flush, &done, fn, ctx, err, errlen);
+			ret = deliver_upto(f, q, nq, next_flush, &done, fn, ctx);
 			memmove(q, q + done, (nq - done) * sizeof(*q));
 			nq -= done;
 			next_flush = max_time;
 		}
 	}
 	if (!ret)
-		ret = deliver_upto(f, q, nq, UINT64_MAX, &done, fn, ctx, err, errlen);
+		ret = deliver_upto(f, q, nq, UINT64_MAX, &done, fn, ctx);
 	free(file);
 	free(q);
 	return ret;

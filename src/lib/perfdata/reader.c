@@ -16,14 +16,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-void pd_seterr(char *err, size_t errlen, const char *fmt, ...)
+void pd_err(const struct pd_file *f, const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
-	if (!err || !errlen)
-		return;
+	if (!log_errors_wanted())
+		return;	/* fuzzing (LOG_SILENT): no formatting at all */
 	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (f && f->name)
+		pr_err("%s: %s", f->name, msg);
+	else
+		pr_err("%s", msg);
 }
 
 static const char *const record_names[] = {
@@ -166,18 +171,18 @@ static void apply_event_desc(struct pd_file *f)
 }
 
 /* The attr section of a file mode header: an event for each attr, with its
- * ids. 0, or -EINVAL with a message in err. */
-static int read_attrs(struct pd_file *f, const struct pd_file_header *h, char *err, size_t errlen)
+ * ids. 0, or -EINVAL (logged). */
+static int read_attrs(struct pd_file *f, const struct pd_file_header *h)
 {
 	if (h->attrs.offset > f->len || h->attrs.size > f->len - h->attrs.offset ||
 	    h->attrs.size % h->attr_size) {
-		pd_seterr(err, errlen, "attr section (offset %llu, size %llu) lies outside the %zu-byte file",
-			  (unsigned long long)h->attrs.offset, (unsigned long long)h->attrs.size, f->len);
+		pd_err(f, "attr section (offset %llu, size %llu) lies outside the %zu-byte file",
+		       (unsigned long long)h->attrs.offset, (unsigned long long)h->attrs.size, f->len);
 		return -EINVAL;
 	}
 	size_t nattr = h->attrs.size / h->attr_size;
 	if (nattr == 0) {
-		pd_seterr(err, errlen, "file has no events (attr section is empty)");
+		pd_err(f, "file has no events (attr section is empty)");
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < nattr; i++) {
@@ -187,8 +192,8 @@ static int read_attrs(struct pd_file *f, const struct pd_file_header *h, char *e
 		struct pd_section ids;
 		memcpy(&ids, p + alen, sizeof(ids));
 		if (ids.offset > f->len || ids.size > f->len - ids.offset || ids.size % 8) {
-			pd_seterr(err, errlen, "attr %zu at offset %llu: id array outside the file", i,
-				  (unsigned long long)(h->attrs.offset + i * h->attr_size));
+			pd_err(f, "attr %zu at offset %llu: id array outside the file", i,
+			       (unsigned long long)(h->attrs.offset + i * h->attr_size));
 			return -EINVAL;
 		}
 		e->nids = ids.size / 8;
@@ -231,37 +236,37 @@ static void read_feature_table(struct pd_file *f, const struct pd_file_header *h
 /* The file header, attrs and feature sections of a perf.data file, each
  * bounds-checked against the file (untrusted input): one check after another,
  * each naming the offset that is wrong. */
-static int open_file_mode(struct pd_file *f, char *err, size_t errlen)
+static int open_file_mode(struct pd_file *f)
 {
 	struct pd_file_header h;
 	memset(&h, 0, sizeof(h));
 	if (f->len < 72) {
-		pd_seterr(err, errlen, "file is %zu bytes, shorter than a perf.data header", f->len);
+		pd_err(f, "file is %zu bytes, shorter than a perf.data header", f->len);
 		return -EINVAL;
 	}
 	memcpy(&h, f->buf, f->len < sizeof(h) ? f->len : sizeof(h));
 	if (h.size != sizeof(h) && h.size != 72) {
-		pd_seterr(err, errlen, "header at offset 0: unsupported header size %llu", (unsigned long long)h.size);
+		pd_err(f, "header at offset 0: unsupported header size %llu", (unsigned long long)h.size);
 		return -EINVAL;
 	}
 	if (h.size == 72)
 		memset(h.adds_features, 0, sizeof(h.adds_features));
 	if (h.attr_size < 16 + PERF_ATTR_SIZE_VER0 || h.attr_size > 4096) {
-		pd_seterr(err, errlen, "header at offset 8: bad attr size %llu", (unsigned long long)h.attr_size);
+		pd_err(f, "header at offset 8: bad attr size %llu", (unsigned long long)h.attr_size);
 		return -EINVAL;
 	}
-	if (read_attrs(f, &h, err, errlen) < 0)
+	if (read_attrs(f, &h) < 0)
 		return -EINVAL;
 	f->data_off = h.data.offset;
 	f->data_size = h.data.size;
 	if (h.data.offset % 8) {
-		pd_seterr(err, errlen, "header at offset 40: data section offset %llu is not 8-byte aligned: "
-			  "corrupt file", (unsigned long long)h.data.offset);
+		pd_err(f, "header at offset 40: data section offset %llu is not 8-byte aligned: "
+		       "corrupt file", (unsigned long long)h.data.offset);
 		return -EINVAL;
 	}
 	if (h.data.offset > f->len) {
-		pd_seterr(err, errlen, "data section starts at offset %llu, past the end of the %zu-byte file "
-			  "(truncated file?)", (unsigned long long)h.data.offset, f->len);
+		pd_err(f, "data section starts at offset %llu, past the end of the %zu-byte file "
+		       "(truncated file?)", (unsigned long long)h.data.offset, f->len);
 		return -EINVAL;
 	}
 	if (h.data.size == 0 && f->len > h.data.offset) {
@@ -276,9 +281,9 @@ static int open_file_mode(struct pd_file *f, char *err, size_t errlen)
 		f->unterminated = true;
 	}
 	if (h.data.size > f->len - h.data.offset) {
-		pd_seterr(err, errlen, "data section (offset %llu, size %llu) runs past the end of the "
-			  "%zu-byte file: the file is truncated", (unsigned long long)h.data.offset,
-			  (unsigned long long)h.data.size, f->len);
+		pd_err(f, "data section (offset %llu, size %llu) runs past the end of the "
+		       "%zu-byte file: the file is truncated", (unsigned long long)h.data.offset,
+		       (unsigned long long)h.data.size, f->len);
 		return -EINVAL;
 	}
 	read_feature_table(f, &h);
@@ -301,7 +306,7 @@ uint64_t pd_trailing_data_size(const struct pd_file *f, uint64_t off,
 }
 
 /* Pipe mode: attrs and features are records inside the stream. */
-static int open_pipe_mode(struct pd_file *f, char *err, size_t errlen)
+static int open_pipe_mode(struct pd_file *f)
 {
 	size_t pos = 16;
 	f->data_off = 16;
@@ -323,12 +328,12 @@ static int open_pipe_mode(struct pd_file *f, char *err, size_t errlen)
 			size_t body = hdr.size - sizeof(struct pd_rec_header_attr);
 			uint32_t asz;
 			if (body < offsetof(struct perf_event_attr, size) + sizeof(asz)) {
-				pd_seterr(err, errlen, "HEADER_ATTR record at offset %zu is too short", pos);
+				pd_err(f, "HEADER_ATTR record at offset %zu is too short", pos);
 				return -EINVAL;
 			}
 			memcpy(&asz, p + offsetof(struct perf_event_attr, size), sizeof(asz));
 			if (asz < PERF_ATTR_SIZE_VER0 || asz > body) {
-				pd_seterr(err, errlen, "HEADER_ATTR record at offset %zu: bad attr size %u", pos, asz);
+				pd_err(f, "HEADER_ATTR record at offset %zu: bad attr size %u", pos, asz);
 				return -EINVAL;
 			}
 			struct pd_event *e = add_event(f, p, asz);
@@ -347,7 +352,7 @@ static int open_pipe_mode(struct pd_file *f, char *err, size_t errlen)
 		pos += hdr.size + extra;
 	}
 	if (f->nevents == 0) {
-		pd_seterr(err, errlen, "pipe-mode file has no HEADER_ATTR record: no events");
+		pd_err(f, "pipe-mode file has no HEADER_ATTR record: no events");
 		return -EINVAL;
 	}
 	apply_event_desc(f);
@@ -355,47 +360,54 @@ static int open_pipe_mode(struct pd_file *f, char *err, size_t errlen)
 	return 0;
 }
 
-static struct pd_file *open_common(struct pd_file *f, char *err, size_t errlen)
+/* The file in f->buf: f, or NULL with the negative errno in *errp (when
+ * errp is not NULL) and f closed. */
+static struct pd_file *open_common(struct pd_file *f, int *errp)
 {
 	uint64_t magic, size;
+	int r;
 	if (f->len < 16) {
-		pd_seterr(err, errlen, "file is %zu bytes, too short for a perf.data header", f->len);
+		pd_err(f, "file is %zu bytes, too short for a perf.data header", f->len);
+		r = -EINVAL;
 		goto fail;
 	}
 	memcpy(&magic, f->buf, 8);
 	memcpy(&size, f->buf + 8, 8);
 	if (magic == PERF_MAGIC2_SWAPPED) {
-		pd_seterr(err, errlen, "file was recorded on a machine of the other byte order; "
-			  "cross-endian perf.data is not supported");
+		pd_err(f, "file was recorded on a machine of the other byte order; "
+		       "cross-endian perf.data is not supported");
+		r = -EOPNOTSUPP;
 		goto fail;
 	}
 	if (magic != PERF_MAGIC2) {
-		pd_seterr(err, errlen, "not a perf.data file (bad magic at offset 0; "
-			  "old PERFFILE v1 files are not supported either)");
+		pd_err(f, "not a perf.data file (bad magic at offset 0; "
+		       "old PERFFILE v1 files are not supported either)");
+		r = -EINVAL;
 		goto fail;
 	}
-	int r;
 	if (size == 16) {	/* pipe mode: header records in the stream, which may be compressed */
 		f->pipe = true;
 		f->data_off = 16;
 		f->data_size = f->len - 16;
-		r = pd_inflate_data(f, err, errlen);
+		r = pd_inflate_data(f);
 		if (r >= 0)
-			r = open_pipe_mode(f, err, errlen);
+			r = open_pipe_mode(f);
 	} else {
 		/* COMPRESSED records are inflated by pd_index when it meets
 		 * the first: no pass over the data for files without */
-		r = open_file_mode(f, err, errlen);
+		r = open_file_mode(f);
 	}
 	if (r < 0)
 		goto fail;
 	return f;
 fail:
 	pd_close(f);
+	if (errp)
+		*errp = r;
 	return NULL;
 }
 
-struct pd_file *pd_open_mem(const void *buf, size_t len, char *err, size_t errlen)
+struct pd_file *pd_open_mem(const void *buf, size_t len, int *errp)
 {
 	struct pd_file *f = xcalloc(1, sizeof(*f));
 	f->buf = buf;
@@ -406,69 +418,72 @@ struct pd_file *pd_open_mem(const void *buf, size_t len, char *err, size_t errle
 		memcpy(f->owned, buf, len);
 		f->buf = f->owned;
 	}
-	return open_common(f, err, errlen);
+	return open_common(f, errp);
 }
 
-struct pd_file *pd_open_fd(int fd, const char *name, char *err, size_t errlen)
+static struct pd_file *open_failed(int err, int *errp)
+{
+	if (errp)
+		*errp = err;
+	return NULL;
+}
+
+struct pd_file *pd_open_fd(int fd, const char *name, int *errp)
 {
 	struct stat st;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		pd_seterr(err, errlen, "%s is not a regular file", name);
-		return NULL;
+		pd_err(NULL, "%s is not a regular file", name);
+		return open_failed(-EINVAL, errp);
 	}
 	struct pd_file *f = xcalloc(1, sizeof(*f));
 	f->len = (size_t)st.st_size;
 	if (f->len) {
 		void *p = mmap(NULL, f->len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 		if (p == MAP_FAILED) {
-			pd_seterr(err, errlen, "cannot map %s: %s", name, strerror(errno));
+			int e = errno;
+			pd_err(NULL, "cannot map %s: %s", name, strerror(e));
 			free(f);
-			return NULL;
+			return open_failed(-e, errp);
 		}
 		f->buf = p;
 		f->mapped = true;
 	}
-	struct pd_file *r = open_common(f, err, errlen);
-	if (!r && err && errlen) {
-		char tmp[1024];
-		snprintf(tmp, sizeof(tmp), "%s: %s", name, err);
-		snprintf(err, errlen, "%s", tmp);
-	}
-	return r;
+	f->name = xstrdup(name);
+	return open_common(f, errp);
 }
 
-struct pd_file *pd_open(const char *path, char *err, size_t errlen)
+struct pd_file *pd_open(const char *path, int *errp)
 {
 	long owner;
-	return pd_open_owned(path, true, &owner, err, errlen);
+	return pd_open_owned(path, true, &owner, errp);
 }
 
-struct pd_file *pd_open_owned(const char *path, bool any_owner, long *owner, char *err, size_t errlen)
+struct pd_file *pd_open_owned(const char *path, bool any_owner, long *owner, int *errp)
 {
 	*owner = -1;
 	struct stat st;
 	/* never blocks on a FIFO planted at the path */
 	int fd = open_regular(path, 0, &st);
 	if (fd == -EINVAL) {
-		pd_seterr(err, errlen, "%s is %s, not a regular file: give the path of a perf.data file",
-			  path, file_type_name(st.st_mode));
-		return NULL;
+		pd_err(NULL, "%s is %s, not a regular file: give the path of a perf.data file",
+		       path, file_type_name(st.st_mode));
+		return open_failed(fd, errp);
 	}
 	if (fd < 0) {
-		pd_seterr(err, errlen, "cannot open %s: %s%s", path, strerror(-fd),
-			  fd == -ENOENT ? "; record one first with 'bpfperf record' or give -i FILE" : "");
-		return NULL;
+		pd_err(NULL, "cannot open %s: %s%s", path, strerror(-fd),
+		       fd == -ENOENT ? log_hint(LOG_HINT_INPUT_MISSING) : "");
+		return open_failed(fd, errp);
 	}
 	if (st.st_uid != 0 && st.st_uid != geteuid()) {
 		*owner = (long)st.st_uid;
 		if (!any_owner) {
-			pd_seterr(err, errlen, "%s is not owned by the current user or root (uid %ld owns it): its "
-				  "contents are not trusted", path, *owner);
+			pd_err(NULL, "%s is not owned by the current user or root (uid %ld owns it): its "
+			       "contents are not trusted%s", path, *owner, log_hint(LOG_HINT_INPUT_FOREIGN));
 			close(fd);
-			return NULL;
+			return open_failed(-EPERM, errp);
 		}
 	}
-	struct pd_file *f = pd_open_fd(fd, path, err, errlen);
+	struct pd_file *f = pd_open_fd(fd, path, errp);
 	close(fd);
 	return f;
 }
@@ -487,6 +502,7 @@ void pd_close(struct pd_file *f)
 	}
 	free(f->events);
 	free(f->idx);
+	free(f->name);
 	free(f);
 }
 

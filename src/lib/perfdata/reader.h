@@ -46,22 +46,33 @@ struct pd_record {
 
 struct pd_file;
 
-/* Returns NULL and a message in err (what, where, what to do). */
-struct pd_file *pd_open(const char *path, char *err, size_t errlen);
+/* Errors follow the library's convention (log.h): the reader logs each
+ * failure once, where it sees it, with pr_err ("<file>: <what>, where; what
+ * to do"; files opened with pd_open_mem have no name to start with), and
+ * returns a negative errno: -EINVAL for a corrupt or truncated file, else
+ * the system's (-ENOENT, -EACCES, -EPERM for a foreign file, -ENOMEM, ...).
+ * Its callers pass it up without logging again. The pd_open* functions
+ * return NULL on failure and store the negative errno in *errp (errp may be
+ * NULL); errno itself is not to be relied on. Where the user needs a
+ * command-line option to go on, the message ends with the command's hint
+ * (log_hint: LOG_HINT_INPUT_*). */
+
+/* The perf.data file at path, or NULL (see above). */
+struct pd_file *pd_open(const char *path, int *errp);
 /* pd_open that, like perf, refuses a file owned by neither the effective
  * user nor root (its contents are not trusted) unless any_owner. *owner is
  * then that other owner's uid (the file read or refused), else -1. The
  * owner is checked on the opened file, not on the path. */
-struct pd_file *pd_open_owned(const char *path, bool any_owner, long *owner, char *err, size_t errlen);
+struct pd_file *pd_open_owned(const char *path, bool any_owner, long *owner, int *errp);
 /* pd_open on an open regular file (fd stays open; name is for the messages). */
-struct pd_file *pd_open_fd(int fd, const char *name, char *err, size_t errlen);
+struct pd_file *pd_open_fd(int fd, const char *name, int *errp);
 /* The standard input as a regular file for pd_open_fd (close() it): stdin
  * itself when it is one (a redirection), else the stream copied to an
  * unlinked file in TMPDIR (or /tmp), so that memory use does not grow with
- * it. -errno with a message in err (a terminal, no room). */
-int pd_stdin_file(char *err, size_t errlen);
+ * it. A negative errno (logged) when it cannot (a terminal, no room). */
+int pd_stdin_file(void);
 /* Same on a memory buffer (fuzzing, tests); buf must outlive the pd_file. */
-struct pd_file *pd_open_mem(const void *buf, size_t len, char *err, size_t errlen);
+struct pd_file *pd_open_mem(const void *buf, size_t len, int *errp);
 void pd_close(struct pd_file *f);
 
 size_t pd_nr_events(const struct pd_file *f);
@@ -77,14 +88,14 @@ uint64_t pd_data_size(const struct pd_file *f);
 
 /* Validate every record and order them by time (done by pd_process if not
  * called before; separate so that other work can overlap it). Returns 0 or
- * -EINVAL with a message in err. */
-int pd_index(struct pd_file *f, char *err, size_t errlen);
+ * a negative errno (logged): -EINVAL for a corrupt file. */
+int pd_index(struct pd_file *f);
 
 typedef int (*pd_record_fn)(void *ctx, const struct pd_record *r);
 /* Validate, order by time and deliver every record. A non-zero return from fn
- * stops and is returned. Returns -EINVAL with a message in err on corrupt
- * data (naming the offset and record type). */
-int pd_process(struct pd_file *f, pd_record_fn fn, void *ctx, char *err, size_t errlen);
+ * stops and is returned (fn logs its own errors). Returns -EINVAL on corrupt
+ * data (logged, naming the offset and record type). */
+int pd_process(struct pd_file *f, pd_record_fn fn, void *ctx);
 
 /* pd_process in the order perf 6.1's report delivers the records (and
  * perf report -D prints them), its ordered-events queue: user-space records
@@ -93,11 +104,10 @@ int pd_process(struct pd_file *f, pd_record_fn fn, void *ctx, char *err, size_t 
  * to the latest time the previous round had seen delivered in time order
  * (ties in file order); the rest at the end. Validates the whole file
  * first (pd_index), so a corrupt file delivers nothing. */
-int pd_process_perf_order(struct pd_file *f, pd_record_fn fn, void *ctx, char *err, size_t errlen);
+int pd_process_perf_order(struct pd_file *f, pd_record_fn fn, void *ctx);
 
 /* pd_process for the records of one type only (others are not decoded). */
-int pd_process_type(struct pd_file *f, uint32_t type, pd_record_fn fn, void *ctx, char *err,
-		    size_t errlen);
+int pd_process_type(struct pd_file *f, uint32_t type, pd_record_fn fn, void *ctx);
 
 /* "cpu-clock", "cycles", "sched:sched_switch" (tracepoints by id via tracefs
  * when available, else "tracepoint:<id>"). */

@@ -25,6 +25,7 @@ struct pd_feat_ref {
 };
 
 struct pd_file {
+	char *name;	/* for the messages (pd_err), or NULL */
 	const uint8_t *buf;
 	size_t len;
 	bool mapped;
@@ -52,9 +53,12 @@ struct pd_file {
 	uint8_t *inflated;
 };
 
-/* snprintf of a message into err (nothing when err is NULL or errlen 0). */
-void pd_seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* The reader's one point of failure: pr_err of "<name>: <message>" (just
+ * the message when f is NULL or has no name, e.g. pd_open_mem). Every error
+ * of the reader is logged here, where it is seen; the function then returns
+ * a negative errno that its callers pass up without logging again. */
+void pd_err(const struct pd_file *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* reader.c: the length of the tracepoint formats that follow a
  * HEADER_TRACING_DATA record at off (not counted in its size), else 0. */
@@ -63,12 +67,11 @@ uint64_t pd_trailing_data_size(const struct pd_file *f, uint64_t off,
 
 /* inflate.c: the data section with each COMPRESSED record replaced by what
  * it decompresses to (perf record -z); a file without one is left alone. */
-int pd_inflate_data(struct pd_file *f, char *err, size_t errlen);
+int pd_inflate_data(struct pd_file *f);
 
 /* decode.c: the record at off decoded into r (its header bounds-checked
- * before); 0, or -EINVAL with a message in err. */
-int pd_decode_record(const struct pd_file *f, uint64_t off, struct pd_record *r, char *err,
-		     size_t errlen);
+ * before); 0, or -EINVAL (logged). */
+int pd_decode_record(const struct pd_file *f, uint64_t off, struct pd_record *r);
 /* decode.c: the time of the SAMPLE record at off, read without decoding it
  * all; false when it has none or is too short for one. */
 bool pd_sample_time(const struct pd_file *f, uint64_t off, uint64_t *t);

@@ -3,6 +3,7 @@
  * a pipe copied to an unlinked temporary file. */
 #include "perfdata/reader.h"
 #include "perfdata/reader_int.h"
+#include "log.h"
 #include "util.h"
 
 #include <errno.h>
@@ -14,7 +15,7 @@
 
 /* Copy fd (a pipe) to an unlinked temporary file: reports read a file
  * several times and in time order, a stream only once. */
-static int spool(int in, const char *dir, char *err, size_t errlen)
+static int spool(int in, const char *dir)
 {
 	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (fd < 0) {
@@ -25,8 +26,8 @@ static int spool(int in, const char *dir, char *err, size_t errlen)
 		free(tmpl);
 	}
 	if (fd < 0) {
-		pd_seterr(err, errlen, "cannot create a temporary file in %s to hold the standard input: "
-			  "%s; set TMPDIR to a writable directory", dir, strerror(errno));
+		pr_err("cannot create a temporary file in %s to hold the standard input: "
+		       "%s; set TMPDIR to a writable directory", dir, strerror(errno));
 		return -EIO;
 	}
 	static char buf[1 << 16];
@@ -35,7 +36,7 @@ static int spool(int in, const char *dir, char *err, size_t errlen)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			pd_seterr(err, errlen, "cannot read the standard input: %s", strerror(errno));
+			pr_err("cannot read the standard input: %s", strerror(errno));
 			close(fd);
 			return -EIO;
 		}
@@ -46,9 +47,9 @@ static int spool(int in, const char *dir, char *err, size_t errlen)
 			if (w < 0 && errno == EINTR)
 				continue;
 			if (w < 0) {
-				pd_seterr(err, errlen, "cannot copy the standard input to a temporary file "
-					  "in %s: %s; set TMPDIR to a directory with more room", dir,
-					  strerror(errno));
+				pr_err("cannot copy the standard input to a temporary file "
+				       "in %s: %s; set TMPDIR to a directory with more room", dir,
+				       strerror(errno));
 				close(fd);
 				return -EIO;
 			}
@@ -58,24 +59,27 @@ static int spool(int in, const char *dir, char *err, size_t errlen)
 	return fd;
 }
 
-int pd_stdin_file(char *err, size_t errlen)
+int pd_stdin_file(void)
 {
 	struct stat st;
 	if (fstat(STDIN_FILENO, &st) < 0) {
-		pd_seterr(err, errlen, "cannot read the standard input: %s", strerror(errno));
+		pr_err("cannot read the standard input: %s", strerror(errno));
 		return -EBADF;
 	}
 	if (S_ISREG(st.st_mode)) {	/* a redirection: read it in place */
 		int fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
-		if (fd < 0)
-			pd_seterr(err, errlen, "cannot read the standard input: %s", strerror(errno));
-		return fd < 0 ? -errno : fd;
+		if (fd < 0) {
+			int e = errno;
+			pr_err("cannot read the standard input: %s", strerror(e));
+			return -e;
+		}
+		return fd;
 	}
 	if (isatty(STDIN_FILENO)) {
-		pd_seterr(err, errlen, "the standard input is a terminal: pipe perf.data into it "
-			  "('bpfperf record -o - ... | bpfperf report -i -') or give -i FILE");
+		pr_err("the standard input is a terminal: pipe perf.data into it%s",
+		       log_hint(LOG_HINT_INPUT_TERMINAL));
 		return -EINVAL;
 	}
 	const char *dir = getenv("TMPDIR");
-	return spool(STDIN_FILENO, dir && *dir ? dir : "/tmp", err, errlen);
+	return spool(STDIN_FILENO, dir && *dir ? dir : "/tmp");
 }
