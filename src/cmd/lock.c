@@ -212,7 +212,7 @@ static int run_lock(const struct lock_cli *o, uint64_t type_mask, struct workloa
 	int ret = EXIT_FAIL, err;
 
 	if (lo.lock_filter && (err = lock_filter_check(lo.lock_filter)) < 0)
-		return err == -EOPNOTSUPP ? EXIT_FAIL : EXIT_USAGE;	/* named: the kernel, or a bad value */
+		return cli_exit_status(err);	/* named: a bad value, or the kernel */
 	if (lock_open(&lo, &l) < 0)
 		return EXIT_FAIL;
 	say_design(l);

@@ -297,8 +297,7 @@ int cmd_record(int argc, char **argv)
 		s.nr_filter_texts = ev.n ? ev.n : 1;
 		err = sample_filter_setup(s.sf, o.filters, o.nr_filters, first, s.nr_filter_texts, &s.filter_texts);
 		if (err) {
-			ret = err == -EINVAL || err == -E2BIG || sample_filter_term_refused(s.sf) ? EXIT_USAGE
-												 : EXIT_FAIL;
+			ret = cli_exit_status(err);
 			goto out;
 		}
 	}

@@ -218,8 +218,7 @@ static int run_stat(const struct stat_cli *o, struct stat_printer *p)
 	ro.cpus = cpus;
 	ro.nr_cpus = nr_cpus;
 	ro.topo = topo;
-	ret = stat_run(&ro, p);
-	ret = ret == -EINVAL ? EXIT_USAGE : ret < 0 ? EXIT_FAIL : ret;
+	ret = cli_exit_status(stat_run(&ro, p));
 out:
 	/* -o FILE is checked when it is closed (out/ofile.h) */
 	if (!o->output && (fflush(p->out) != 0 || ferror(p->out))) {

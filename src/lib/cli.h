@@ -28,8 +28,18 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "log.h"
+
 /* Exit statuses shared by every command. */
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+/* The exit status for a library result (log.h): 0 EXIT_OK, -BPFPERF_EUSAGE
+ * EXIT_USAGE, another negative errno EXIT_FAIL, a positive value (a
+ * workload's own exit status) as it is. */
+static inline int cli_exit_status(int r)
+{
+	return r == -BPFPERF_EUSAGE ? EXIT_USAGE : r < 0 ? EXIT_FAIL : r;
+}
 
 /* What cli_parse returns. */
 enum cli_result { CLI_OK = 0, CLI_HELP = 1, CLI_USAGE_ERROR = -1 };

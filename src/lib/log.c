@@ -279,6 +279,8 @@ const char *log_strerr(int err)
 	static __thread char buf[128];
 	if (err < 0)
 		err = -err;
+	if (err == BPFPERF_EUSAGE)
+		return "invalid usage";
 	if (err >= 4000) { /* libbpf's own error codes */
 		libbpf_strerror(-err, buf, sizeof(buf));
 		return buf;

@@ -19,6 +19,14 @@
 #ifndef BPFPERF_LOG_H
 #define BPFPERF_LOG_H
 
+/* The library's usage error, returned negated (-BPFPERF_EUSAGE, logged like
+ * any other) where it refuses configuration its caller gave: an event spec
+ * that does not parse, an unknown sort key, options that exclude each
+ * other. Commands map it to exit status 2 and other negative errnos to 1
+ * (cli_exit_status in cli.h). Above every errno, below libbpf's codes
+ * (4000 on). */
+#define BPFPERF_EUSAGE 3900
+
 #include <stdbool.h>
 #include <stddef.h>
 

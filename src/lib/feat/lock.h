@@ -65,8 +65,9 @@ struct lock_result {
 
 int lock_open(const struct lock_opts *o, struct lock **out);
 /* Is every name of a lock filter (lock_opts.lock_filter) one the kernel side
- * can select? 0, or -EINVAL / -E2BIG / -EOPNOTSUPP (zone_lock where zones
- * cannot be told) after a message naming the word. */
+ * can select? 0, or after a message naming the word -BPFPERF_EUSAGE (no
+ * such lock, too many), -EOPNOTSUPP (zone_lock where zones cannot be told)
+ * or another negative errno. */
 int lock_filter_check(const char *list);
 enum lock_design lock_design(const struct lock *l, const char **why);
 int lock_start(struct lock *l, const pid_t *pids, size_t nr_pids, pid_t workload);

@@ -110,7 +110,7 @@ int lock_filter_check(const char *list)
 	free(l.filter_addrs);
 	btf__free(l.btf);
 	machine_free(l.m);
-	return err;
+	return err == -EINVAL || err == -E2BIG ? -BPFPERF_EUSAGE : err;	/* a word or too many */
 }
 
 int lock_filter_fill(struct lock *l)

@@ -166,11 +166,6 @@ int sample_filter_load(struct sample_filter *sf)
 	return 0;
 }
 
-bool sample_filter_term_refused(const struct sample_filter *sf)
-{
-	return sf->term_refused;
-}
-
 enum sample_filter_design sample_filter_design(const struct sample_filter *sf, const char **why)
 {
 	if (why)
@@ -284,13 +279,15 @@ int sample_filter_setup(struct sample_filter *sf, const struct sf_given *g, size
 			char buf[1024];
 			sf_format_error((*texts)[ev], &err, buf, sizeof(buf));
 			pr_err("invalid --filter: %s", buf);
-			return -EINVAL;
+			return -BPFPERF_EUSAGE;
 		}
 		int err2 = sample_filter_add(sf, ev, &e);
 		if (err2)
-			return err2;
+			return err2 == -EINVAL || err2 == -E2BIG ? -BPFPERF_EUSAGE : err2;
 	}
 	int e2 = sample_filter_load(sf);
+	if (e2 && sf->term_refused)
+		return -BPFPERF_EUSAGE;	/* a term this kernel cannot filter on */
 	return e2 == -EINVAL || e2 == -E2BIG ? -EIO : e2;	/* not usage errors */
 }
 

@@ -95,9 +95,6 @@ int sample_filter_add(struct sample_filter *sf, size_t event, const struct sf_ex
 /* Load the programs. -EOPNOTSUPP (reported, with the term and its column)
  * when a term cannot be filtered on with the design this kernel allows. */
 int sample_filter_load(struct sample_filter *sf);
-/* Did sample_filter_load fail on a term this kernel cannot filter on (a
- * usage error, not a runtime one)? */
-bool sample_filter_term_refused(const struct sample_filter *sf);
 enum sample_filter_design sample_filter_design(const struct sample_filter *sf, const char **why);
 struct recording_hook sample_filter_hook(struct sample_filter *sf);
 /* Filtered events (in event order); results valid after the recording's
@@ -116,7 +113,9 @@ struct sf_given {
  * events first[k-1]..first[k]-1, those before any -e to all nev events; two
  * for one event are joined with ',' (and). Adds each event's expression
  * (*texts[ev]: its joined text, NULL for none; free them and the array) and
- * loads the programs. -EINVAL/-E2BIG: a usage error (reported). */
+ * loads the programs. 0, or a negative errno (reported): -BPFPERF_EUSAGE
+ * for a filter that does not parse, is too long, or has a term this kernel
+ * cannot filter on. */
 int sample_filter_setup(struct sample_filter *sf, const struct sf_given *g, size_t n, const size_t *first,
 			size_t nev, char ***texts);
 /* The filters for every event (after == 0) joined into *e (e->n = 0 when

@@ -74,13 +74,16 @@ double stat_scaled(const struct stat_value *v)
 	return (double)v->val * (double)v->ena / (double)v->run;
 }
 
-static int add_counter(struct stat_engine *s, const char *spec, bool dflt, char *err, size_t errlen)
+static int add_counter(struct stat_engine *s, const char *spec, bool dflt)
 {
 	struct stat_ctr c;
+	char err[1024];
 	memset(&c, 0, sizeof(c));
-	int r = event_parse(spec, &c.attr, &c.pub.name, err, errlen);
-	if (r < 0)
-		return r;
+	/* a parser of the caller's text: its message comes back in err */
+	if (event_parse(spec, &c.attr, &c.pub.name, err, sizeof(err)) < 0) {
+		pr_err("%s", err);
+		return -BPFPERF_EUSAGE;
+	}
 	c.pub.supported = true;
 	c.pub.scale = 1;
 	c.pub.unit = "";
@@ -102,16 +105,16 @@ static int add_counter(struct stat_engine *s, const char *spec, bool dflt, char 
 }
 
 /* The cgroups' directories and ids, in the order given. */
-static int open_cgroups(struct stat_engine *s, const char *const *names, size_t n, char *err, size_t errlen)
+static int open_cgroups(struct stat_engine *s, const char *const *names, size_t n)
 {
 	const char *mnt = cgroup2_mount();
 	if (!mnt) {
-		snprintf(err, errlen, "cgroup v2 is not mounted; mount it with 'mount -t cgroup2 none /sys/fs/cgroup'");
-		return -ENOENT;
+		pr_err("cgroup v2 is not mounted; mount it with 'mount -t cgroup2 none /sys/fs/cgroup'");
+		return -BPFPERF_EUSAGE;
 	}
 	if (n > STAT_MAX_CGROUPS) {
-		snprintf(err, errlen, "%zu cgroups given; at most %d at once", n, STAT_MAX_CGROUPS);
-		return -EINVAL;
+		pr_err("%zu cgroups given; at most %d at once", n, STAT_MAX_CGROUPS);
+		return -BPFPERF_EUSAGE;
 	}
 	s->nr_cgroups = (int)n;
 	s->cg_fds = xmalloc(n * sizeof(int));
@@ -126,12 +129,12 @@ static int open_cgroups(struct stat_engine *s, const char *const *names, size_t 
 		cgroup_full_path(name, path, sizeof(path));
 		s->cg_fds[i] = cgroup_open(name);
 		if (s->cg_fds[i] < 0) {
-			snprintf(err, errlen, "no cgroup '%s' (%s: %s); give paths under the cgroup v2 hierarchy %s",
-				 name, path, strerror(-s->cg_fds[i]), mnt);
-			r = -ENOENT;
+			pr_err("no cgroup '%s' (%s: %s); give paths under the cgroup v2 hierarchy %s",
+			       name, path, strerror(-s->cg_fds[i]), mnt);
+			r = -BPFPERF_EUSAGE;
 		} else if ((r = cgroup_id_of_path(name, &s->cg_ids[i])) < 0) {
-			snprintf(err, errlen, "cannot get the id of cgroup '%s': %s", name, strerror(-r));
-			r = -EINVAL;
+			pr_err("cannot get the id of cgroup '%s': %s", name, strerror(-r));
+			r = -BPFPERF_EUSAGE;
 		}
 	}
 	return r;
@@ -156,13 +159,13 @@ static void expand_cgroups(struct stat_engine *s, const struct stat_opts *o)
 
 /* Per-event cgroups (perf's -G): the i-th name for the i-th event, one
  * name for all, "" for none; the distinct names opened once. */
-static int assign_cgroups(struct stat_engine *s, const struct stat_opts *o, char *err, size_t errlen)
+static int assign_cgroups(struct stat_engine *s, const struct stat_opts *o)
 {
 	size_t n = o->nr_event_cgroups;
 	if (n > (size_t)s->nr_ctrs) {
-		snprintf(err, errlen, "%zu cgroups given for %d events; give at most one cgroup per event, in the "
-			 "events' order (or one for all)", n, s->nr_ctrs);
-		return -EINVAL;
+		pr_err("%zu cgroups given for %d events; give at most one cgroup per event, in the "
+		       "events' order (or one for all)", n, s->nr_ctrs);
+		return -BPFPERF_EUSAGE;
 	}
 	s->cg_store = xcalloc(n, sizeof(char *));
 	size_t nr = 0;
@@ -179,17 +182,17 @@ static int assign_cgroups(struct stat_engine *s, const struct stat_opts *o, char
 			s->cg_store[nr++] = name;
 		c->cg = (int)k;
 	}
-	return open_cgroups(s, s->cg_store, nr, err, errlen);
+	return open_cgroups(s, s->cg_store, nr);
 }
 
-static int parse_events(struct stat_engine *s, const struct stat_opts *o, char *err, size_t errlen)
+static int parse_events(struct stat_engine *s, const struct stat_opts *o)
 {
 	if (!o->events) {
 		for (size_t i = 0; i < ARRAY_SIZE(default_events); i++) {
 			const char *e = default_events[i];
 			if (i == 0 && o->per_cpu)
 				e = "cpu-clock";
-			int r = add_counter(s, e, true, err, errlen);
+			int r = add_counter(s, e, true);
 			if (r < 0)
 				return r;
 		}
@@ -198,11 +201,11 @@ static int parse_events(struct stat_engine *s, const struct stat_opts *o, char *
 	char *list = xstrdup(o->events), *save = NULL;
 	int r = 0;
 	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		if ((r = add_counter(s, tok, false, err, errlen)) < 0)
+		if ((r = add_counter(s, tok, false)) < 0)
 			break;
 	if (!r && !s->nr_ctrs) {
-		snprintf(err, errlen, "the event list '%s' is empty", o->events);
-		r = -EINVAL;
+		pr_err("the event list '%s' is empty", o->events);
+		r = -BPFPERF_EUSAGE;
 	}
 	free(list);
 	return r;
@@ -447,7 +450,7 @@ static int bpf_read(struct stat_engine *s, struct stat_value *values)
 
 /* BPF counters: one perf event per CPU for each distinct event; the same
  * event counted in several cgroups (-G) reads the same one. */
-static int distinct_events(struct stat_engine *s, char *err, size_t errlen)
+static int distinct_events(struct stat_engine *s)
 {
 	s->ev_ctr = xcalloc((size_t)s->nr_ctrs, sizeof(int));
 	s->nr_events = 0;
@@ -460,9 +463,9 @@ static int distinct_events(struct stat_engine *s, char *err, size_t errlen)
 		s->ctrs[i].ev = e;
 	}
 	if (s->nr_events > STAT_MAX_EVENTS) {
-		snprintf(err, errlen, "%d events given; BPF counters count at most %d at once", s->nr_events,
-			 STAT_MAX_EVENTS);
-		return -EINVAL;
+		pr_err("%d events given; BPF counters count at most %d at once", s->nr_events,
+		       STAT_MAX_EVENTS);
+		return -BPFPERF_EUSAGE;
 	}
 	return 0;
 }
@@ -487,21 +490,21 @@ static void share_join(struct stat_engine *s)
 		s->ctrs[s->ev_ctr[i]].pub.supported = sup[i];
 }
 
-int stat_open(const struct stat_opts *o, struct stat_engine **out, char *err, size_t errlen)
+int stat_open(const struct stat_opts *o, struct stat_engine **out)
 {
 	struct stat_engine *s = xcalloc(1, sizeof(*s));
-	int r = parse_events(s, o, err, errlen);
+	int r = parse_events(s, o);
 	if (r < 0)
 		goto fail;
 	s->nr_events = s->nr_ctrs;
 	if (o->nr_cgroups) {
-		if ((r = open_cgroups(s, (const char *const *)o->cgroups, o->nr_cgroups, err, errlen)) < 0)
+		if ((r = open_cgroups(s, (const char *const *)o->cgroups, o->nr_cgroups)) < 0)
 			goto fail;
 		expand_cgroups(s, o);
-	} else if (o->nr_event_cgroups && (r = assign_cgroups(s, o, err, errlen)) < 0) {
+	} else if (o->nr_event_cgroups && (r = assign_cgroups(s, o)) < 0) {
 		goto fail;
 	}
-	if (o->bpf_counters && (r = distinct_events(s, err, errlen)) < 0)
+	if (o->bpf_counters && (r = distinct_events(s)) < 0)
 		goto fail;
 	s->design = -1;
 	if (o->per_cpu || o->bpf_counters) {

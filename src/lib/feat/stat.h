@@ -65,11 +65,13 @@ struct stat_value {
 
 struct stat_engine;
 
-/* 0, or -ENOENT/-EINVAL for a bad event list or a cgroup that does not
- * exist (err says which, and the close matches of an event), or another
- * negative errno (logged). Counters: for each cgroup (or once), each event
- * (per-event cgroups: each event once). */
-int stat_open(const struct stat_opts *o, struct stat_engine **out, char *err, size_t errlen);
+/* 0, or a negative errno, logged where it was seen (log.h):
+ * -BPFPERF_EUSAGE when the caller's configuration is refused (an event
+ * list that does not parse, with the close matches of an event; a cgroup
+ * that does not exist; too many cgroups or events), another when the
+ * counters cannot be opened. Counters: for each cgroup (or once), each
+ * event (per-event cgroups: each event once). */
+int stat_open(const struct stat_opts *o, struct stat_engine **out);
 int stat_nr_counters(const struct stat_engine *s);
 const struct stat_counter *stat_counter(const struct stat_engine *s, int i);
 /* Slots per counter: the selected CPUs, or 1. */

@@ -67,13 +67,12 @@ struct run_result {
 };
 
 /* The counters of one run, on the corked workload wl_pid (0: none) or the
- * targets: 0, or a negative errno (reported): -EINVAL when the events or a
- * cgroup were refused. */
+ * targets: 0, or a negative errno (reported): -BPFPERF_EUSAGE when the
+ * events or a cgroup were refused. */
 static int open_counters(struct runner *r, const pid_t *tids, size_t nr_tids, const bool *cpus, int nr_cpus,
 			 pid_t wl_pid, struct stat_engine **s)
 {
 	const struct stat_run_opts *o = r->o;
-	char msg[1024] = "";
 	struct stat_opts so = {
 		.events = o->events,
 		.per_cpu = r->per_cpu,
@@ -96,12 +95,7 @@ static int open_counters(struct runner *r, const pid_t *tids, size_t nr_tids, co
 	};
 	if (o->bpf_counters && !r->per_cpu)
 		so.workload = o->target->nr_pids || o->target->nr_tids ? 0 : wl_pid;
-	int err = stat_open(&so, s, msg, sizeof(msg));
-	if (err == -ENOENT || err == -EINVAL) {
-		pr_err("%s", msg);
-		return -EINVAL;
-	}
-	return err;
+	return stat_open(&so, s);	/* it says what it refused */
 }
 
 /* One run: open, start, wait, read into r->total. */
@@ -120,8 +114,8 @@ static void one_run(struct runner *r, const pid_t *tids, size_t nr_tids, const b
 	}
 	err = open_counters(r, tids, nr_tids, cpus, nr_cpus, wl.pid, &s);
 	if (err < 0) {
-		if (err == -EINVAL)
-			res->status = -EINVAL;
+		if (err == -BPFPERF_EUSAGE)
+			res->status = err;
 		goto out;
 	}
 	if (!r->s) {

@@ -42,8 +42,9 @@ struct stat_run_opts {
 
 /* The runs, then the counts printed to p. The exit status of the command
  * counted (of the last run; 0 without a command, 126/127 for one that
- * could not be started), or a negative errno (reported): -EINVAL when the
- * events or a cgroup were refused, another when counting failed. */
+ * could not be started), or a negative errno (reported): -BPFPERF_EUSAGE
+ * when the events or a cgroup were refused, another when counting failed
+ * (cli_exit_status maps them). */
 int stat_run(const struct stat_run_opts *o, struct stat_printer *p);
 
 #endif
