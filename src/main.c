@@ -69,6 +69,14 @@ int main(int argc, char **argv)
 	}
 	log_set_verbosity(verbose);
 	log_install_libbpf();
+	/* the verbosity and target options are the same in every command */
+	log_set_hint(LOG_HINT_OPT_DEBUG, " (-vv)");
+	log_set_hint(LOG_HINT_OPT_LIBBPF_DEBUG, " (-vvv)");
+	log_set_hint(LOG_HINT_OPT_PID, " (-p PID)");
+	log_set_hint(LOG_HINT_OPT_TID, " (-t TID)");
+	log_set_hint(LOG_HINT_OPT_ALL_CPUS, " (-a)");
+	log_set_hint(LOG_HINT_OPT_CPU_LIST, " (-C)");
+	log_set_hint(LOG_HINT_OPT_CMD, " (-- CMD)");
 	if (i >= argc) {
 		usage(stderr);
 		return 2;

@@ -276,6 +276,10 @@ int cmd_record(int argc, char **argv)
 	int err, ret = EXIT_USAGE;
 	size_t *first = NULL;
 
+	/* the options the library's messages point to (log_hint) */
+	log_set_hint(LOG_HINT_OPT_CGROUP, " (-G)");
+	log_set_hint(LOG_HINT_CGROUP_BPF_FILTER, "; or filter in BPF instead: -a --filter 'cgroup == /PATH'");
+	log_set_hint(LOG_HINT_OPT_FILTER, " (--filter)");
 	memset(&o, 0, sizeof(o));
 	o.output = "perf.data";
 	o.pages = RECORDING_DEFAULT_PAGES;

@@ -296,12 +296,13 @@ fail:
 }
 
 /* Defaults, the notes' hints (the options of record and -v), and the
- * reader's (-i, -f). */
+ * library's (-i, -f, --kallsyms: log_hint). */
 static void cli_init(struct report_cli *c)
 {
 	log_set_hint(LOG_HINT_INPUT_MISSING, "; record one first with 'bpfperf record' or give -i FILE");
 	log_set_hint(LOG_HINT_INPUT_FOREIGN, "; check where it came from, or use -f to read it anyway");
 	log_set_hint(LOG_HINT_INPUT_TERMINAL, " ('bpfperf record -o - ... | bpfperf report -i -') or give -i FILE");
+	log_set_hint(LOG_HINT_OTHER_KALLSYMS, " with --kallsyms");
 	*c = (struct report_cli){ .rp = { .input = "perf.data", .children = -1, .callgraph = -1,
 					  .cg_threshold = -1, .cg_order = -1, .notes = stderr,
 					  .reopen = reopen_input, .ctx = c },

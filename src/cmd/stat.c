@@ -245,6 +245,8 @@ static void free_cli(struct stat_cli *o)
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_cli o = { .big_num = true };
+	/* the option the library's messages point to (log_hint) */
+	log_set_hint(LOG_HINT_CGROUP_BPF_COUNTERS, "; or use --bpf-counters");
 	int ret = parse_args(argc, argv, &o);
 	if (ret != CLI_OK) {
 		free_cli(&o);

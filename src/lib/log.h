@@ -11,11 +11,16 @@
  *     failed, why (the errno text or the kernel's reason) and what to do; its
  *     callers pass the negative errno up without logging again;
  *   - library messages never name command-line options (commands add those
- *     hints); they speak of files, events, programs and kernel features;
+ *     hints, log_set_hint below); they speak of files, events, programs and
+ *     kernel features;
+ *   - configuration the caller gave that the library refuses is a usage
+ *     error: -BPFPERF_EUSAGE;
  *   - nothing under src/lib/ prints to stdout/stderr except through this
  *     module, or to a FILE * / JSON writer its caller hands it.
  * Commands map results to exit statuses: 0 success, 1 runtime failure,
- * 2 usage error (see cli.h), or the workload's own status. */
+ * 2 usage error (cli_exit_status in cli.h), or the workload's own status.
+ * The one exception: a parser of caller-given text (an option's value, e.g.
+ * event_parse) may return its message in a buffer for the caller to log. */
 #ifndef BPFPERF_LOG_H
 #define BPFPERF_LOG_H
 
@@ -69,6 +74,17 @@ enum log_hint {
 	LOG_HINT_INPUT_MISSING,		/* the perf.data file to read does not exist */
 	LOG_HINT_INPUT_FOREIGN,		/* it is owned by another user: not read */
 	LOG_HINT_INPUT_TERMINAL,	/* the standard input to read it from is a terminal */
+	/* the options that name a thing, set once for every command (main.c):
+	 * " (-p PID)" after "a process" */
+	LOG_HINT_OPT_PID, LOG_HINT_OPT_TID, LOG_HINT_OPT_ALL_CPUS, LOG_HINT_OPT_CPU_LIST,
+	LOG_HINT_OPT_CMD,
+	LOG_HINT_OPT_DEBUG,		/* " (-vv)" after "the debug output" */
+	LOG_HINT_OPT_LIBBPF_DEBUG,	/* " (-vvv)" after "libbpf's debug output" */
+	LOG_HINT_OPT_CGROUP,		/* record's per-event cgroups */
+	LOG_HINT_OPT_FILTER,		/* the sample filter's text */
+	LOG_HINT_CGROUP_BPF_FILTER,	/* a cgroup's events cannot be opened: filter in BPF */
+	LOG_HINT_CGROUP_BPF_COUNTERS,	/* the same in stat: count with BPF */
+	LOG_HINT_OTHER_KALLSYMS,	/* a recording of another kernel: read its kallsyms */
 	LOG_HINT_MAX
 };
 void log_set_hint(enum log_hint key, const char *text);

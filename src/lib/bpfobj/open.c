@@ -119,10 +119,10 @@ int bpfobj_open(const char *path, const struct bpfobj_open_opts *opts, struct bp
 		/* libbpf's ENOENT means a section, symbol or type it looked up is
 		 * absent, not a missing file: do not let strerror() say otherwise */
 		pr_err("cannot open BPF object %s: libbpf could not parse it (%s, error %d): corrupt "
-		       "or unsupported ELF or BTF; the messages above (or -vvv) say where; rebuild "
-		       "it with clang -target bpf -g", path,
+		       "or unsupported ELF or BTF; the messages above, or libbpf's debug output%s, say "
+		       "where; rebuild it with clang -target bpf -g", path,
 		       err == -ENOENT ? "a section, symbol or BTF type it needs is missing" :
-		       log_strerr(err), err);
+		       log_strerr(err), err, log_hint(LOG_HINT_OPT_LIBBPF_DEBUG));
 		free(bo->path);
 		free(bo);
 		return err;

@@ -278,7 +278,7 @@ int sample_filter_setup(struct sample_filter *sf, const struct sf_given *g, size
 		if (sf_parse((*texts)[ev], &e, &err, NULL)) {
 			char buf[1024];
 			sf_format_error((*texts)[ev], &err, buf, sizeof(buf));
-			pr_err("invalid --filter: %s", buf);
+			pr_err("invalid sample filter%s: %s", log_hint(LOG_HINT_OPT_FILTER), buf);
 			return -BPFPERF_EUSAGE;
 		}
 		int err2 = sample_filter_add(sf, ev, &e);

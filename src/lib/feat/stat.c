@@ -258,7 +258,8 @@ static int open_counter(struct stat_engine *s, struct stat_ctr *c, const struct 
 			int e = errno;
 			if (by_cgroup && e == ENOENT)	/* perf_cgroup_connect: the cgroup, not the event */
 				pr_warn_once("counting in a cgroup: " CGROUP_PERF_ENOENT_WHY "; its events are "
-					     "<not supported>, as perf says; or use --bpf-counters");
+					     "<not supported>, as perf says%s",
+					     log_hint(LOG_HINT_CGROUP_BPF_COUNTERS));
 			if (not_supported_errno(e)) {
 				pr_debug("event '%s' is not supported here: %s", c->pub.name, strerror(e));
 				c->pub.supported = false;

@@ -465,7 +465,8 @@ void record_off_cpu_summary(const struct record_off_cpu *oc, FILE *f)
 			s->stacks_full || s->stacks_clash ? "see the stacks lost above" : "the unwinder found no frame");
 	if (s->no_kstack)
 		pr_warn("off-CPU: %llu waits without their kernel stack, shown under their user stack only (%s); "
-			"bpfperf -vv record shows the counts",
+			"the debug output%s shows the counts",
 			(unsigned long long)s->no_kstack,
-			s->stacks_full || s->stacks_clash ? "see the stacks lost above" : "the kernel unwinder found no frame");
+			s->stacks_full || s->stacks_clash ? "see the stacks lost above" : "the kernel unwinder found no frame",
+			log_hint(LOG_HINT_OPT_DEBUG));
 }

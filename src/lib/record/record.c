@@ -42,8 +42,8 @@ static void report_open_error(const struct rec_event *e, int err, int cpu, bool 
 {
 	if (cgroup && err == -ENOENT) {
 		/* perf_cgroup_connect: the directory has no perf_event controller */
-		pr_err("cannot open event '%s' on CPU %d for the cgroup (-G): " CGROUP_PERF_ENOENT_WHY
-		       "; or filter in BPF instead: -a --filter 'cgroup == /PATH'", e->name, cpu);
+		pr_err("cannot open event '%s' on CPU %d for the cgroup%s: " CGROUP_PERF_ENOENT_WHY "%s",
+		       e->name, cpu, log_hint(LOG_HINT_OPT_CGROUP), log_hint(LOG_HINT_CGROUP_BPF_FILTER));
 		return;
 	}
 	switch (-err) {

@@ -88,7 +88,8 @@ int skel_load_error(int err, const char *what)
 		pr_err("cannot load %s: %s; run as root (CAP_BPF and CAP_PERFMON are needed)", what,
 		       log_strerr(err));
 	else
-		pr_err("cannot load %s: %s; rerun with -vvv to see the verifier log", what, log_strerr(err));
+		pr_err("cannot load %s: %s; the verifier log is in libbpf's debug output%s", what,
+		       log_strerr(err), log_hint(LOG_HINT_OPT_LIBBPF_DEBUG));
 	return err;
 }
 

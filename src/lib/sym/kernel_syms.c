@@ -55,7 +55,7 @@ static void load_other_kallsyms(struct machine *m, const char *hex)
 			"the recording is of another kernel (build-id %s, not this one's) and its "
 			"symbols cannot be read from %s (%s): kernel addresses stay unresolved; report "
 			"where it was recorded, copy that machine's build-id cache here, or pass that "
-			"kernel's /proc/kallsyms with --kallsyms", hex,
+			"kernel's /proc/kallsyms%s", hex, log_hint(LOG_HINT_OTHER_KALLSYMS),
 			path ? path : "the build-id cache (no HOME)",
 			n == 0 ? (hidden ? "its addresses are hidden" : "no symbols in it")
 			       : open_regular_strerror((int)n));

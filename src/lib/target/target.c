@@ -87,12 +87,17 @@ int target_check(const struct target *t, unsigned flags)
 	if (t->system_wide && t->argv && (flags & TARGET_A_WITH_CMD))
 		n--;
 	if (n > 1) {
-		pr_err("-p%s, -a and a command exclude each other; give one target",
-		       flags & TARGET_NO_TIDS ? "" : ", -t");
+		pr_err("a process%s%s%s, all CPUs%s and a command%s exclude each other; give one target",
+		       log_hint(LOG_HINT_OPT_PID), flags & TARGET_NO_TIDS ? "" : ", a thread",
+		       flags & TARGET_NO_TIDS ? "" : log_hint(LOG_HINT_OPT_TID), log_hint(LOG_HINT_OPT_ALL_CPUS),
+		       log_hint(LOG_HINT_OPT_CMD));
 		return -EINVAL;
 	}
 	if (n == 0 && (flags & TARGET_REQUIRED)) {
-		pr_err("nothing to observe: give -p PID%s, -a or -- CMD", flags & TARGET_NO_TIDS ? "" : ", -t TID");
+		pr_err("nothing to observe: give a process%s%s%s, all CPUs%s or a command%s",
+		       log_hint(LOG_HINT_OPT_PID), flags & TARGET_NO_TIDS ? "" : ", a thread",
+		       flags & TARGET_NO_TIDS ? "" : log_hint(LOG_HINT_OPT_TID), log_hint(LOG_HINT_OPT_ALL_CPUS),
+		       log_hint(LOG_HINT_OPT_CMD));
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < t->nr_pids; i++) {
@@ -124,7 +129,8 @@ int target_cpus(const struct target *t, bool **mask, int *nr_cpus)
 	if (t->cpu_list) {
 		bool *sel = xcalloc((size_t)n, sizeof(bool));
 		if (parse_cpu_list(t->cpu_list, sel, n) < 0) {
-			pr_err("bad CPU list '%s' for -C: expected e.g. 0-1,3 with CPUs below %d", t->cpu_list, n);
+			pr_err("bad CPU list '%s'%s: expected e.g. 0-1,3 with CPUs below %d", t->cpu_list,
+			       log_hint(LOG_HINT_OPT_CPU_LIST), n);
 			free(sel);
 			free(on);
 			return -EINVAL;
