@@ -570,32 +570,8 @@ struct word_pair {
 };
 typedef void *word_ptr;
 
-#define DEFINE_SORT_STABLE_OF(name, type)							\
-static void name(type *a, size_t n, int (*cmp)(const void *, const void *))			\
-{												\
-	type *tmp = xmalloc(n * sizeof(*tmp)), *src = a, *dst = tmp;				\
-	for (size_t w = 1; w < n; w *= 2) {							\
-		for (size_t lo = 0; lo < n; lo += 2 * w) {					\
-			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;	\
-			size_t i = lo, j = mid, k = lo;						\
-			while (i < mid && j < hi)						\
-				dst[k++] = cmp(&src[j], &src[i]) < 0 ? src[j++] : src[i++];	\
-			while (i < mid)								\
-				dst[k++] = src[i++];						\
-			while (j < hi)								\
-				dst[k++] = src[j++];						\
-		}										\
-		type *t = src;									\
-		src = dst;									\
-		dst = t;									\
-	}											\
-	if (src != a)										\
-		memcpy(a, src, n * sizeof(*a));							\
-	free(tmp);										\
-}
-
-DEFINE_SORT_STABLE_OF(sort_stable_ptrs, word_ptr)
-DEFINE_SORT_STABLE_OF(sort_stable_pairs, struct word_pair)
+SORT_STABLE_DEFINE(sort_stable_ptrs, word_ptr, cmp)
+SORT_STABLE_DEFINE(sort_stable_pairs, struct word_pair, cmp)
 SORT_STABLE_TOTAL_DEFINE(sort_stable_ptrs_total, word_ptr, cmp)
 SORT_STABLE_TOTAL_DEFINE(sort_stable_pairs_total, struct word_pair, cmp)
 

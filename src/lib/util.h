@@ -117,6 +117,34 @@ void sort_stable(void *base, size_t n, size_t size, int (*cmp)(const void *, con
  * runs already in order are not merged, so input made of sorted runs (the
  * records of perf.data's ring buffer chunks) costs one comparison a pair. */
 void sort_stable_total(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+/* sort_stable's algorithm (the same comparisons, in the same order, so the
+ * same result for a comparator that is no total order) for one element
+ * type and one comparator CMP(const type *, const type *), inlined;
+ * cmp is unused. */
+#define SORT_STABLE_DEFINE(name, type, CMP)							\
+static void name(type *a, size_t n, int (*cmp)(const void *, const void *))			\
+{												\
+	(void)cmp;										\
+	type *tmp = xmalloc((n ? n : 1) * sizeof(*tmp)), *src = a, *dst = tmp;			\
+	for (size_t w = 1; w < n; w *= 2) {							\
+		for (size_t lo = 0; lo < n; lo += 2 * w) {					\
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;	\
+			size_t i = lo, j = mid, k = lo;						\
+			while (i < mid && j < hi)						\
+				dst[k++] = CMP(&src[j], &src[i]) < 0 ? src[j++] : src[i++];	\
+			while (i < mid)								\
+				dst[k++] = src[i++];						\
+			while (j < hi)								\
+				dst[k++] = src[j++];						\
+		}										\
+		type *t = src;									\
+		src = dst;									\
+		dst = t;									\
+	}											\
+	if (src != a)										\
+		memcpy(a, src, n * sizeof(*a));							\
+	free(tmp);										\
+}
 /* sort_stable_total's algorithm for one element type and one comparator,
  * CMP(a, b) on two element pointers, called inline (the record index sorts
  * millions); defines static void name(type *a, size_t n, cmp), where cmp is

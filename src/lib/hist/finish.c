@@ -465,29 +465,6 @@ static int cmp_entries(const void *pa, const void *pb)
 	return cmp_added(ha, hb);
 }
 
-/* cmp_entries for perf's default keys ([overhead_children,] overhead,
- * comm, dso, sym): the same comparisons, without the walk over the key
- * list (most comparisons of a --children sort are of entries of equal
- * children period). */
-static inline int cmp_default(const struct hist *h, const struct hent *ha, const struct hent *hb)
-{
-	const struct hist_entry *a = &ha->e, *b = &hb->e;
-	int c;
-	if (h->opts.children && (c = cmp_children(h, ha, hb)))
-		return c;
-	if ((c = cmp_desc(a->self, b->self)) || (c = str_cmp_null(a->comm, b->comm)))
-		return c;
-	if (ha->no_map != hb->no_map)
-		return ha->no_map ? 1 : -1;
-	if ((c = str_cmp_null(a->dso, b->dso)))
-		return c;
-	if (ha->no_sym != hb->no_sym)
-		return ha->no_sym ? 1 : -1;
-	if (!ha->no_sym && (c = str_cmp_null(a->sym, b->sym)))
-		return c;
-	return cmp_added(ha, hb);
-}
-
 /* Do h's keys make cmp_entries cmp_default? */
 static bool keys_default(const struct hist *h)
 {
@@ -585,12 +562,72 @@ static int cmp_keyed(const void *pa, const void *pb)
 	return cmp_entries(&a->e, &b->e);
 }
 
-static int cmp_keyed_default(const void *pa, const void *pb)
+
+/* An entry as cmp_entries compares it under perf's default keys
+ * ([overhead_children,] overhead, comm, dso, sym): everything the
+ * comparison reads, moved with the entry by the merges, so that a sort of
+ * many entries of equal period (most of a --children sort) reads no entry. */
+struct keyed_def {
+	uint64_t key;		/* the first key: children (with children) or self */
+	uint64_t self;
+	const char *comm, *dso, *sym;
+	int32_t tid;		/* hent.first_tid */
+	uint32_t depth;		/* hent.max_depth */
+	bool no_map, no_sym;
+	const struct hist_entry *e;
+};
+
+/* cmp_entries for those keys, the same comparisons on the copies */
+static inline int cmp_keyed_def(const struct keyed_def *a, const struct keyed_def *b)
 {
-	const struct keyed *a = pa, *b = pb;
+	const struct hist_opts *o = &cmp_hist->opts;
+	int c;
 	if (a->key != b->key)
 		return a->key > b->key ? -1 : 1;
-	return cmp_default(cmp_hist, (const struct hent *)a->e, (const struct hent *)b->e);
+	if (o->children && o->callchains && a->depth != b->depth && a->tid == b->tid) {
+		/* cmp_children's caller-above-callee rule */
+		if (o->callee_children)
+			return a->depth < b->depth ? -1 : 1;
+		return a->depth > b->depth ? -1 : 1;
+	}
+	if ((c = cmp_desc(a->self, b->self)) || (c = str_cmp_null(a->comm, b->comm)))
+		return c;
+	if (a->no_map != b->no_map)
+		return a->no_map ? 1 : -1;
+	if ((c = str_cmp_null(a->dso, b->dso)))
+		return c;
+	if (a->no_sym != b->no_sym)
+		return a->no_sym ? 1 : -1;
+	if (!a->no_sym && (c = str_cmp_null(a->sym, b->sym)))
+		return c;
+	/* cmp_added */
+	c = a->no_sym && b->no_sym ? str_cmp_null(a->sym, b->sym) : 0;
+	if (!c)
+		c = str_cmp_null(a->dso, b->dso);
+	if (!c)
+		c = str_cmp_null(a->sym, b->sym);
+	if (c)
+		return c;
+	return a->e < b->e ? -1 : a->e > b->e;
+}
+
+SORT_STABLE_DEFINE(sort_keyed_def, struct keyed_def, cmp_keyed_def)
+
+static void sort_default(struct hist *h)
+{
+	struct keyed_def *k = xmalloc((h->nsorted ? h->nsorted : 1) * sizeof(*k));
+	for (size_t i = 0; i < h->nsorted; i++) {
+		const struct hent *he = (const struct hent *)h->sorted[i];
+		const struct hist_entry *e = &he->e;
+		k[i] = (struct keyed_def){ .key = h->opts.children ? e->children : e->self, .self = e->self,
+					   .comm = e->comm, .dso = e->dso, .sym = e->sym,
+					   .tid = he->first_tid, .depth = he->max_depth,
+					   .no_map = he->no_map, .no_sym = he->no_sym, .e = e };
+	}
+	sort_keyed_def(k, h->nsorted, NULL);
+	for (size_t i = 0; i < h->nsorted; i++)
+		h->sorted[i] = (struct hist_entry *)k[i].e;
+	free(k);
 }
 
 /* The entries shown (--dsos/--symbols with children choose entries, -S's
@@ -619,8 +656,10 @@ static void sort_entries(struct hist *h)
 	/* not qsort: perf's children sort is no total order (see cmp_children) */
 	enum sort_key first = h->opts.exact_order ? (h->opts.nkeys ? h->opts.keys[0] : SORT__MAX)
 			      : h->opts.children ? SORT_OVERHEAD_CHILDREN : SORT_OVERHEAD;
-	if (first != SORT_OVERHEAD_CHILDREN && first != SORT_OVERHEAD && first != SORT_PERIOD &&
-	    first != SORT_SAMPLE) {
+	if (keys_default(h)) {
+		sort_default(h);
+	} else if (first != SORT_OVERHEAD_CHILDREN && first != SORT_OVERHEAD && first != SORT_PERIOD &&
+		   first != SORT_SAMPLE) {
 		sort_stable(h->sorted, h->nsorted, sizeof(*h->sorted), cmp_entries);
 	} else {
 		/* cmp_entries decides first by a count, highest first (the
@@ -632,7 +671,7 @@ static void sort_entries(struct hist *h)
 			k[i] = (struct keyed){ first == SORT_OVERHEAD_CHILDREN ? e->children
 					       : first == SORT_SAMPLE ? e->nr_samples : e->self, h->sorted[i] };
 		}
-		sort_stable(k, h->nsorted, sizeof(*k), keys_default(h) ? cmp_keyed_default : cmp_keyed);
+		sort_stable(k, h->nsorted, sizeof(*k), cmp_keyed);
 		for (size_t i = 0; i < h->nsorted; i++)
 			h->sorted[i] = k[i].e;
 		free(k);
