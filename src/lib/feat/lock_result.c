@@ -23,12 +23,12 @@ static uint64_t sort_value(const struct lock_entry *e, enum lock_sort_key key)
 	}
 }
 
-static enum lock_sort_key sort_key;	/* qsort's context (single-threaded) */
-
-static int cmp_entries(const void *a, const void *b)
+/* Entries by the sort key (ctx: its enum lock_sort_key), highest first. */
+static int cmp_entries(const void *a, const void *b, void *ctx)
 {
 	const struct lock_entry *x = a, *y = b;
-	uint64_t vx = sort_value(x, sort_key), vy = sort_value(y, sort_key);
+	enum lock_sort_key key = *(const enum lock_sort_key *)ctx;
+	uint64_t vx = sort_value(x, key), vy = sort_value(y, key);
 	if (vx != vy)
 		return vx < vy ? 1 : -1;
 	if (x->v.total != y->v.total)
@@ -38,9 +38,8 @@ static int cmp_entries(const void *a, const void *b)
 
 void lock_result_sort(struct lock_result *r, enum lock_sort_key key)
 {
-	sort_key = key;
 	if (r->n)
-		qsort(r->e, r->n, sizeof(*r->e), cmp_entries);
+		qsort_r(r->e, r->n, sizeof(*r->e), cmp_entries, &key);
 }
 
 /* Is word one of the comma-separated items of list? */

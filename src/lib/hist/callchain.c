@@ -8,8 +8,6 @@
 #include "hist/hist_int.h"
 #include "util.h"
 
-static const struct trie *sort_trie;	/* qsort context (single-threaded) */
-
 /* Period of the samples under trie node v (v included) whose leaf entry is
  * e; their number in *count. */
 static uint64_t self_under(const struct fidx *x, uint32_t e, uint32_t v, uint64_t *count)
@@ -95,9 +93,10 @@ static bool cmp_item_frame_eq(const struct trie *t, const struct item *it, const
 	return cg_sym(g) == cg_sym(f) && g->dso == f->dso;
 }
 
-static int cmp_item_frame(const void *pa, const void *pb)
+/* Items by frame (name and dso, as pointers); ctx: the trie. */
+static int cmp_item_frame(const void *pa, const void *pb, void *ctx)
 {
-	const struct tnode *nodes = sort_trie->nodes;
+	const struct tnode *nodes = ((const struct trie *)ctx)->nodes;
 	const struct hist_frame *a = &nodes[((const struct item *)pa)->t].frame;
 	const struct hist_frame *b = &nodes[((const struct item *)pb)->t].frame;
 	if (cg_sym(a) != cg_sym(b))
@@ -107,13 +106,13 @@ static int cmp_item_frame(const void *pa, const void *pb)
 	return 0;
 }
 
-static const struct hist *group_hist;	/* qsort context (single-threaded) */
-
 /* perf's order of its tree of callees (the order its call graphs take
- * ties in, and its flat chains are collected in), which is keyed by */
-static int cmp_group_key(const void *pa, const void *pb)
+ * ties in, and its flat chains are collected in), which is keyed by; ctx:
+ * the hist (its dso ranks) */
+static int cmp_group_key(const void *pa, const void *pb, void *ctx)
 {
 	const struct group *a = pa, *b = pb;
+	const struct hist *h = ctx;
 	/* perf's tree of callees is keyed by
 	 * (dso, symbol start) or, for frames without symbol, (dso, address):
 	 * dsos by rank, highest first (then by name: one total order for
@@ -121,9 +120,9 @@ static int cmp_group_key(const void *pa, const void *pb)
 	 * values), frames with a symbol before those without */
 	const struct hist_frame *fa = a->frame, *fb = b->frame;
 	if (fa->dso != fb->dso) {
-		if (group_hist->dso_rank) {
-			uint32_t ra = group_hist->dso_rank(group_hist->dso_rank_ctx, fa->dso);
-			uint32_t rb = group_hist->dso_rank(group_hist->dso_rank_ctx, fb->dso);
+		if (h->dso_rank) {
+			uint32_t ra = h->dso_rank(h->dso_rank_ctx, fa->dso);
+			uint32_t rb = h->dso_rank(h->dso_rank_ctx, fb->dso);
 			if (ra != rb)
 				return ra > rb ? -1 : 1;
 		}
@@ -144,12 +143,12 @@ static int cmp_group_key(const void *pa, const void *pb)
 }
 
 /* Siblings by period, highest first; ties in the key order. */
-static int cmp_group(const void *pa, const void *pb)
+static int cmp_group(const void *pa, const void *pb, void *ctx)
 {
 	const struct group *a = pa, *b = pb;
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
-	return cmp_group_key(pa, pb);
+	return cmp_group_key(pa, pb, ctx);
 }
 
 static uint32_t cn_new(struct hist *h, const struct hist_frame *f, uint64_t period, uint64_t count)
@@ -185,9 +184,7 @@ static void make_kids(struct ccb *b, uint32_t parent, size_t gb)
 
 	if (ge == gb)
 		return;
-	sort_trie = &h->trie;
-	qsort(b->items + gb, ge - gb, sizeof(struct item), cmp_item_frame);
-	sort_trie = NULL;
+	qsort_r(b->items + gb, ge - gb, sizeof(struct item), cmp_item_frame, &h->trie);
 	size_t out = gb;
 	for (size_t i = gb; i < ge;) {
 		size_t j = i;
@@ -215,12 +212,10 @@ static void make_kids(struct ccb *b, uint32_t parent, size_t gb)
 	b->nitems = out;
 	if (!ng)
 		return;
-	group_hist = h;
-	qsort(b->groups, ng, sizeof(struct group), cmp_group_key);
+	qsort_r(b->groups, ng, sizeof(struct group), cmp_group_key, h);
 	for (size_t k = 0; k < ng; k++)
 		b->groups[k].node = (uint32_t)k;	/* key rank, until the nodes exist */
-	qsort(b->groups, ng, sizeof(struct group), cmp_group);
-	group_hist = NULL;
+	qsort_r(b->groups, ng, sizeof(struct group), cmp_group, h);
 	uint32_t kid0 = (uint32_t)h->ncn;
 	for (size_t k = 0; k < ng; k++) {
 		uint32_t rank = b->groups[k].node;

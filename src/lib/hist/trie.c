@@ -90,12 +90,12 @@ uint32_t trie_root(struct trie *t, const char *comm, int pid, int tid, int cpu, 
 	oa_insert(&t->rindex, &p, ri);
 	return r->node;
 }
-static const struct trie *sort_trie;	/* qsort context (single-threaded) */
-
-static int cmp_node_name(const void *pa, const void *pb)
+/* Kids by name; ctx: their trie. */
+static int cmp_node_name(const void *pa, const void *pb, void *ctx)
 {
-	const struct tnode *a = &sort_trie->nodes[*(const uint32_t *)pa];
-	const struct tnode *b = &sort_trie->nodes[*(const uint32_t *)pb];
+	const struct trie *t = ctx;
+	const struct tnode *a = &t->nodes[*(const uint32_t *)pa];
+	const struct tnode *b = &t->nodes[*(const uint32_t *)pb];
 	int c = str_cmp_null(a->frame.sym, b->frame.sym);
 	if (c)
 		return c;
@@ -103,7 +103,7 @@ static int cmp_node_name(const void *pa, const void *pb)
 	if (c)
 		return c;
 	if (a->root != b->root) {
-		const struct root_attr *ra = &sort_trie->roots[a->root], *rb = &sort_trie->roots[b->root];
+		const struct root_attr *ra = &t->roots[a->root], *rb = &t->roots[b->root];
 		if (ra->pid != rb->pid)
 			return ra->pid < rb->pid ? -1 : 1;
 		if (ra->tid != rb->tid)
@@ -162,7 +162,6 @@ void trie_sort_kids(struct trie *t)
 		trie_index(t);
 	if (t->kids_sorted)
 		return;
-	sort_trie = t;
 	for (size_t p = 0; p < t->nnodes; p++) {
 		size_t nk = 0;
 		for (uint32_t k = t->first_kid[p]; k != NONE; k = t->next_sib[k]) {
@@ -171,13 +170,12 @@ void trie_sort_kids(struct trie *t)
 		}
 		if (nk < 2)
 			continue;
-		qsort(kids, nk, sizeof(uint32_t), cmp_node_name);
+		qsort_r(kids, nk, sizeof(uint32_t), cmp_node_name, t);
 		t->first_kid[p] = kids[0];
 		for (size_t k = 0; k + 1 < nk; k++)
 			t->next_sib[kids[k]] = kids[k + 1];
 		t->next_sib[kids[nk - 1]] = NONE;
 	}
-	sort_trie = NULL;
 	free(kids);
 	t->kids_sorted = true;
 }

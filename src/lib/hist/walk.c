@@ -8,8 +8,6 @@
 #include "hist/hist_int.h"
 #include "util.h"
 
-static const struct trie *sort_trie;	/* qsort context (single-threaded) */
-
 /* Roots merged by comm and frames by name: a second trie, built on first use
  * when the roots of the main trie also carry pid/tid/cpu or its frames are
  * told apart by more than their names (ip_sym, off_chain). */
@@ -45,10 +43,12 @@ static const struct trie *comm_trie(const struct hist *hc)
 	return m;
 }
 
-static int cmp_root_comm(const void *pa, const void *pb)
+/* Roots by comm; ctx: their trie. */
+static int cmp_root_comm(const void *pa, const void *pb, void *ctx)
 {
-	const struct root_attr *a = &sort_trie->roots[*(const uint32_t *)pa];
-	const struct root_attr *b = &sort_trie->roots[*(const uint32_t *)pb];
+	const struct trie *t = ctx;
+	const struct root_attr *a = &t->roots[*(const uint32_t *)pa];
+	const struct root_attr *b = &t->roots[*(const uint32_t *)pb];
 	return str_cmp_null(a->comm, b->comm);
 }
 
@@ -57,9 +57,7 @@ static uint32_t *sorted_roots(const struct trie *t)
 	uint32_t *r = xmalloc((t->nroots ? t->nroots : 1) * sizeof(uint32_t));
 	for (size_t i = 0; i < t->nroots; i++)
 		r[i] = (uint32_t)i;
-	sort_trie = t;
-	qsort(r, t->nroots, sizeof(uint32_t), cmp_root_comm);
-	sort_trie = NULL;
+	qsort_r(r, t->nroots, sizeof(uint32_t), cmp_root_comm, (void *)t);
 	return r;
 }
 
