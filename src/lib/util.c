@@ -561,32 +561,106 @@ void kmod_files(const struct kmod_range *mods, size_t n, char **files)
 	free(buf);
 }
 
-/* sort_stable's merges for elements of one word type, moved by assignment
- * (no memcpy per move): pointers, and pairs of words (a key and a pointer).
- * The same bottom-up schedule as the generic loop below, so the same order
- * for any comparator. */
+/* sort_stable and sort_stable_r: one algorithm, defined by the macros below
+ * for each way of calling the comparator, CALL(x, y) on two element
+ * pointers with cmp and ctx in scope (sort_stable's comparator takes no
+ * context: its ctx is unused, and no call goes through an adapter). Elements
+ * of one word type are moved by assignment (no memcpy per move): pointers,
+ * and pairs of words (a key and a pointer); other sizes by memcpy. The same
+ * bottom-up schedule for all, so the same order for any comparator. */
 struct word_pair {
 	uint64_t w[2];
 };
 typedef void *word_ptr;
+typedef int (*cmp_fn)(const void *, const void *);
+typedef int (*cmp_r_fn)(const void *, const void *, void *);
+#define CALL_CMP(x, y) cmp(x, y)
+#define CALL_CMP_R(x, y) cmp(x, y, ctx)
 
-SORT_STABLE_DEFINE(sort_stable_ptrs, word_ptr, cmp)
-SORT_STABLE_DEFINE(sort_stable_pairs, struct word_pair, cmp)
+#define DEFINE_SORT_STABLE_OF(name, type, fn_t, CALL)						\
+static void name(type *a, size_t n, fn_t cmp, void *ctx)					\
+{												\
+	(void)ctx;										\
+	type *tmp = xmalloc(n * sizeof(*tmp)), *src = a, *dst = tmp;				\
+	for (size_t w = 1; w < n; w *= 2) {							\
+		for (size_t lo = 0; lo < n; lo += 2 * w) {					\
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;	\
+			size_t i = lo, j = mid, k = lo;						\
+			while (i < mid && j < hi)						\
+				dst[k++] = CALL(&src[j], &src[i]) < 0 ? src[j++] : src[i++];	\
+			while (i < mid)								\
+				dst[k++] = src[i++];						\
+			while (j < hi)								\
+				dst[k++] = src[j++];						\
+		}										\
+		type *t = src;									\
+		src = dst;									\
+		dst = t;									\
+	}											\
+	if (src != a)										\
+		memcpy(a, src, n * sizeof(*a));							\
+	free(tmp);										\
+}
+
+/* Any element size: runs of w merged pairwise, bottom-up; the right run's
+ * element first only when strictly before. */
+#define DEFINE_SORT_STABLE_ANY(name, fn_t, CALL)						\
+static void name(void *base, size_t n, size_t size, fn_t cmp, void *ctx)			\
+{												\
+	(void)ctx;										\
+	unsigned char *a = base, *tmp = xmalloc(n * size), *src = a, *dst = tmp;		\
+	for (size_t w = 1; w < n; w *= 2) {							\
+		for (size_t lo = 0; lo < n; lo += 2 * w) {					\
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;	\
+			size_t i = lo, j = mid, k = lo;						\
+			while (i < mid && j < hi) {						\
+				if (CALL(src + j * size, src + i * size) < 0)			\
+					memcpy(dst + k++ * size, src + j++ * size, size);	\
+				else								\
+					memcpy(dst + k++ * size, src + i++ * size, size);	\
+			}									\
+			memcpy(dst + k * size, src + i * size, (mid - i) * size);		\
+			k += mid - i;								\
+			memcpy(dst + k * size, src + j * size, (hi - j) * size);		\
+		}										\
+		unsigned char *t = src; src = dst; dst = t;					\
+	}											\
+	if (src != a)										\
+		memcpy(a, src, n * size);							\
+	free(tmp);										\
+}
+
+/* The sort (name) and its merges (name_ptrs, name_pairs, name_any) for one
+ * way of calling the comparator. */
+#define DEFINE_SORT_STABLE(name, fn_t, CALL)							\
+DEFINE_SORT_STABLE_OF(name##_ptrs, word_ptr, fn_t, CALL)					\
+DEFINE_SORT_STABLE_OF(name##_pairs, struct word_pair, fn_t, CALL)				\
+DEFINE_SORT_STABLE_ANY(name##_any, fn_t, CALL)							\
+static inline void name(void *base, size_t n, size_t size, fn_t cmp, void *ctx)		\
+{												\
+	if (n < 2)										\
+		return;										\
+	if (size == sizeof(void *))	/* arrays of pointers: the same merges, words moved */	\
+		name##_ptrs(base, n, cmp, ctx);							\
+	else if (size == 2 * sizeof(uint64_t))	/* pairs of words (a key and a pointer) */	\
+		name##_pairs(base, n, cmp, ctx);						\
+	else											\
+		name##_any(base, n, size, cmp, ctx);						\
+}
+
+DEFINE_SORT_STABLE(sort_plain, cmp_fn, CALL_CMP)
+DEFINE_SORT_STABLE(sort_ctx, cmp_r_fn, CALL_CMP_R)
 SORT_STABLE_TOTAL_DEFINE(sort_stable_ptrs_total, word_ptr, cmp)
 SORT_STABLE_TOTAL_DEFINE(sort_stable_pairs_total, struct word_pair, cmp)
 
-static void sort_stable_any(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
-
 void sort_stable(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
-	if (n < 2)
-		return;
-	if (size == sizeof(void *))	/* arrays of pointers: the same merges, words moved */
-		sort_stable_ptrs(base, n, cmp);
-	else if (size == 2 * sizeof(uint64_t))	/* pairs of words (a key and a pointer) */
-		sort_stable_pairs(base, n, cmp);
-	else
-		sort_stable_any(base, n, size, cmp);
+	sort_plain(base, n, size, cmp, NULL);
+}
+
+void sort_stable_r(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *, void *), void *ctx)
+{
+	sort_ctx(base, n, size, cmp, ctx);
 }
 
 void sort_stable_total(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
@@ -598,30 +672,5 @@ void sort_stable_total(void *base, size_t n, size_t size, int (*cmp)(const void 
 	else if (size == 2 * sizeof(uint64_t))
 		sort_stable_pairs_total(base, n, cmp);
 	else
-		sort_stable_any(base, n, size, cmp);
-}
-
-static void sort_stable_any(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
-{
-	unsigned char *a = base, *tmp = xmalloc(n * size), *src = a, *dst = tmp;
-	for (size_t w = 1; w < n; w *= 2) {	/* bottom-up: runs of w merged pairwise */
-		for (size_t lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-			size_t i = lo, j = mid, k = lo;
-			while (i < mid && j < hi) {
-				/* the right run's element first only when strictly before */
-				if (cmp(src + j * size, src + i * size) < 0)
-					memcpy(dst + k++ * size, src + j++ * size, size);
-				else
-					memcpy(dst + k++ * size, src + i++ * size, size);
-			}
-			memcpy(dst + k * size, src + i * size, (mid - i) * size);
-			k += mid - i;
-			memcpy(dst + k * size, src + j * size, (hi - j) * size);
-		}
-		unsigned char *t = src; src = dst; dst = t;
-	}
-	if (src != a)
-		memcpy(a, src, n * size);
-	free(tmp);
+		sort_plain_any(base, n, size, cmp, NULL);
 }

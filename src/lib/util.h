@@ -113,6 +113,9 @@ bool output_closed(int fd);
  * compares depths only within one thread): it ends, stays in bounds and gives
  * one result for one input order. */
 void sort_stable(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+/* sort_stable for a comparator that takes a context, as qsort_r's: cmp(a, b,
+ * ctx). The same merges, so the same order. */
+void sort_stable_r(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *, void *), void *ctx);
 /* sort_stable for a comparator that is a total order (transitive): pairs of
  * runs already in order are not merged, so input made of sorted runs (the
  * records of perf.data's ring buffer chunks) costs one comparison a pair. */

@@ -373,6 +373,127 @@ static void test_sort_stable_total(void **state)
 	free(kw2);
 }
 
+/* sort_stable_r: elements are indices into a key table, the comparator's
+ * context; checked against an insertion sort (stable by construction) with
+ * the same comparator, for each element size sort_stable_r moves its own way
+ * (4 bytes: memcpy, pointers' 8, pairs of words' 16), and against
+ * sort_stable for a comparator that is no total order (the same merges). */
+struct keytab {
+	const int *key;
+	int sign;		/* 1: ascending, -1: descending */
+};
+
+static int cmp_idx32(const void *a, const void *b, void *ctx)
+{
+	const struct keytab *t = ctx;
+	int x = t->key[*(const uint32_t *)a], y = t->key[*(const uint32_t *)b];
+	return t->sign * ((x > y) - (x < y));
+}
+
+static int cmp_idx64(const void *a, const void *b, void *ctx)
+{
+	const struct keytab *t = ctx;
+	int x = t->key[*(const uint64_t *)a], y = t->key[*(const uint64_t *)b];
+	return t->sign * ((x > y) - (x < y));
+}
+
+static int cmp_idx_pair(const void *a, const void *b, void *ctx)
+{
+	return cmp_idx64(a, b, ctx);	/* keyed by the pair's first word */
+}
+
+static void insertion_sort_r(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *, void *),
+			     void *ctx)
+{
+	unsigned char *a = base, tmp[16];
+	for (size_t i = 1; i < n; i++) {
+		size_t j = i;
+		memcpy(tmp, a + i * size, size);
+		while (j > 0 && cmp(tmp, a + (j - 1) * size, ctx) < 0) {
+			memcpy(a + j * size, a + (j - 1) * size, size);
+			j--;
+		}
+		memcpy(a + j * size, tmp, size);
+	}
+}
+
+static int cmp_cycle_r(const void *a, const void *b, void *ctx)
+{
+	const struct keytab *t = ctx;
+	struct kv x = { .key = t->key[*(const uint64_t *)a] }, y = { .key = t->key[*(const uint64_t *)b] };
+	return cmp_cycle(&x, &y);
+}
+
+static const int *cycle_keys;
+
+static int cmp_cycle_idx(const void *a, const void *b)
+{
+	struct kv x = { .key = cycle_keys[*(const uint64_t *)a] }, y = { .key = cycle_keys[*(const uint64_t *)b] };
+	return cmp_cycle(&x, &y);
+}
+
+static void test_sort_stable_r(void **state)
+{
+	(void)state;
+	enum { N = 700 };
+	int *key = malloc(N * sizeof(*key));
+	uint32_t *a32 = malloc(N * sizeof(*a32)), *r32 = malloc(N * sizeof(*r32));
+	uint64_t *a64 = malloc(N * sizeof(*a64)), *r64 = malloc(N * sizeof(*r64));
+	uint64_t (*ap)[2] = malloc(N * sizeof(*ap)), (*rp)[2] = malloc(N * sizeof(*rp));
+	unsigned r = 4242;
+	for (int round = 0; round < 60; round++) {
+		r = r * 1103515245u + 12345u;
+		size_t n = round < 20 ? (size_t)round : (r >> 16) % N;
+		unsigned range = round % 3 ? 1 + (r >> 8) % 9 : 1000;	/* many ties, or few */
+		for (size_t i = 0; i < N; i++) {
+			r = r * 1103515245u + 12345u;
+			key[i] = (int)((r >> 16) % range);
+		}
+		for (int sign = -1; sign <= 1; sign += 2) {
+			struct keytab t = { key, sign };
+			for (size_t i = 0; i < n; i++) {
+				/* a permutation of the table's indices */
+				a32[i] = r32[i] = (uint32_t)((i * 389 + (size_t)round) % N);
+				a64[i] = r64[i] = a32[i];
+				ap[i][0] = rp[i][0] = a32[i];
+				ap[i][1] = rp[i][1] = i;
+			}
+			sort_stable_r(a32, n, sizeof(*a32), cmp_idx32, &t);
+			insertion_sort_r(r32, n, sizeof(*r32), cmp_idx32, &t);
+			sort_stable_r(a64, n, sizeof(*a64), cmp_idx64, &t);
+			insertion_sort_r(r64, n, sizeof(*r64), cmp_idx64, &t);
+			sort_stable_r(ap, n, sizeof(*ap), cmp_idx_pair, &t);
+			insertion_sort_r(rp, n, sizeof(*rp), cmp_idx_pair, &t);
+			for (size_t i = 0; i < n; i++) {
+				assert_int_equal(a32[i], r32[i]);
+				assert_int_equal(a64[i], r64[i]);
+				assert_int_equal(ap[i][0], rp[i][0]);
+				assert_int_equal(ap[i][1], rp[i][1]);
+				if (i)	/* the order the context asked for */
+					assert_true(sign * (key[a64[i - 1]] - key[a64[i]]) <= 0);
+			}
+		}
+	}
+	/* no total order: the same merges as sort_stable */
+	for (size_t i = 0; i < N; i++) {
+		key[i] = (int)((i * 7) % 3);
+		a64[i] = r64[i] = (N - 1 - i);
+	}
+	struct keytab t = { key, 1 };
+	cycle_keys = key;
+	sort_stable_r(a64, N, sizeof(*a64), cmp_cycle_r, &t);
+	sort_stable(r64, N, sizeof(*r64), cmp_cycle_idx);
+	for (size_t i = 0; i < N; i++)
+		assert_int_equal(a64[i], r64[i]);
+	free(key);
+	free(a32);
+	free(r32);
+	free(a64);
+	free(r64);
+	free(ap);
+	free(rp);
+}
+
 int main(void)
 {
 	/* The pipe test writes nothing, but a failing check must not kill us. */
@@ -385,6 +506,7 @@ int main(void)
 		cmocka_unit_test(test_oa),
 		cmocka_unit_test(test_sort_stable),
 		cmocka_unit_test(test_sort_stable_total),
+		cmocka_unit_test(test_sort_stable_r),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
