@@ -56,3 +56,17 @@ uint32_t oa_find(const struct oa_index *ix, uint64_t hash, int (*same)(const voi
 			return i;
 	return OA_NONE;
 }
+
+void oa_imap_add(struct oa_imap *m, struct oa_probe *p, int64_t key, void *val)
+{
+	ARRAY_GROW_RAW(m->v, m->cap, m->n + 1);
+	m->v[m->n] = (struct oa_imap_entry){ .key = key, .val = val };
+	oa_insert(&m->index, p, (uint32_t)m->n++);
+}
+
+void oa_imap_free(struct oa_imap *m)
+{
+	free(m->v);
+	oa_free(&m->index);
+	*m = (struct oa_imap){ 0 };
+}

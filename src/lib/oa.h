@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util.h"
+
 #define OA_NONE UINT32_MAX
 
 struct oa_slot {
@@ -92,5 +94,43 @@ static inline void oa_insert(struct oa_index *ix, struct oa_probe *p, uint32_t i
  * own loop. */
 uint32_t oa_find(const struct oa_index *ix, uint64_t hash, int (*same)(const void *ctx, uint32_t i),
 		 const void *ctx, struct oa_probe *p);
+
+/* ---- an integer -> pointer map on the index (threads by tid, processes by
+ * pid, a tid's pending state): its entries in order of insertion, m->v[0,
+ * m->n), for the caller to walk (free the values). Zeroed memory is an empty
+ * map. */
+struct oa_imap_entry {
+	int64_t key;
+	void *val;
+};
+
+struct oa_imap {
+	struct oa_imap_entry *v;
+	size_t n, cap;
+	struct oa_index index;
+};
+
+/* key's entry, or NULL (*p then ready for oa_imap_add). */
+static inline struct oa_imap_entry *oa_imap_find(const struct oa_imap *m, int64_t key, struct oa_probe *p)
+{
+	*p = oa_probe(&m->index, hash_u64((uint64_t)key));
+	for (uint32_t i; (i = oa_next(&m->index, p)) != OA_NONE;)
+		if (m->v[i].key == key)
+			return &m->v[i];
+	return NULL;
+}
+
+/* key's value, NULL if none. */
+static inline void *oa_imap_get(const struct oa_imap *m, int64_t key)
+{
+	struct oa_probe p;
+	const struct oa_imap_entry *e = oa_imap_find(m, key, &p);
+	return e ? e->val : NULL;
+}
+
+/* Add key (absent: oa_imap_find's miss left *p) with val. */
+void oa_imap_add(struct oa_imap *m, struct oa_probe *p, int64_t key, void *val);
+/* The entries and the index freed (not the values); empty again. */
+void oa_imap_free(struct oa_imap *m);
 
 #endif

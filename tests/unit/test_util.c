@@ -233,6 +233,46 @@ static void test_oa(void **state)
 	free(v);
 }
 
+/* oa_imap: every key added is found with its value, absent keys (negative,
+ * 0, INT64 extremes, neighbours of present ones) are not, entries are in
+ * order of insertion, and zeroed memory is an empty map. */
+static void test_oa_imap(void **state)
+{
+	(void)state;
+	enum { N = 3000 };
+	struct oa_imap m = { 0 };
+	static int vals[N];
+	assert_null(oa_imap_get(&m, 0));
+	assert_null(oa_imap_get(&m, -1));
+	for (int i = 0; i < N; i++) {
+		/* keys 2 apart, half of them negative, and the extremes */
+		int64_t key = i == 0 ? INT64_MIN : i == 1 ? INT64_MAX : (int64_t)(i - N / 2) * 2;
+		struct oa_probe p;
+		assert_null(oa_imap_find(&m, key, &p));
+		oa_imap_add(&m, &p, key, &vals[i]);
+		assert_int_equal(m.n, (size_t)i + 1);
+		assert_ptr_equal(oa_imap_get(&m, key), &vals[i]);
+	}
+	for (int i = 0; i < N; i++) {
+		int64_t key = m.v[i].key;	/* order of insertion */
+		assert_ptr_equal(m.v[i].val, &vals[i]);
+		assert_ptr_equal(oa_imap_get(&m, key), &vals[i]);
+		struct oa_probe p;
+		struct oa_imap_entry *e = oa_imap_find(&m, key, &p);
+		assert_non_null(e);
+		assert_true(e == &m.v[i]);
+		if (i > 1) {	/* odd keys: none added */
+			assert_null(oa_imap_get(&m, key + 1));
+			assert_null(oa_imap_get(&m, key - 1));
+		}
+	}
+	assert_null(oa_imap_get(&m, INT64_MIN + 1));
+	oa_imap_free(&m);
+	assert_int_equal(m.n, 0);
+	assert_null(m.v);
+	assert_null(oa_imap_get(&m, 2));
+}
+
 static void test_output_closed(void **state)
 {
 	(void)state;
@@ -504,6 +544,7 @@ int main(void)
 		cmocka_unit_test(test_parse_duration),
 		cmocka_unit_test(test_output_closed),
 		cmocka_unit_test(test_oa),
+		cmocka_unit_test(test_oa_imap),
 		cmocka_unit_test(test_sort_stable),
 		cmocka_unit_test(test_sort_stable_total),
 		cmocka_unit_test(test_sort_stable_r),
