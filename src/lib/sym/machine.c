@@ -40,18 +40,15 @@ void machine_free(struct machine *m)
 		return;
 	srcline_cache_free(m->srclines);
 	pthread_mutex_destroy(&m->srcline_lock);
-	for (size_t i = 0; i < m->threads.cap; i++)
-		if (m->threads.slots[i].used)
-			free(m->threads.slots[i].val);
-	free(m->threads.slots);
-	for (size_t i = 0; i < m->procs.cap; i++) {
-		if (m->procs.slots[i].used) {
-			struct proc *p = m->procs.slots[i].val;
-			free(p->maps);
-			free(p);
-		}
+	for (size_t i = 0; i < m->threads.n; i++)
+		free(m->threads.v[i].val);
+	oa_imap_free(&m->threads);
+	for (size_t i = 0; i < m->procs.n; i++) {
+		struct proc *p = m->procs.v[i].val;
+		free(p->maps);
+		free(p);
 	}
-	free(m->procs.slots);
+	oa_imap_free(&m->procs);
 	for (size_t b = 0; b < DSO_BUCKETS; b++) {
 		struct dso *d = m->dso_hash[b];
 		while (d) {

@@ -16,18 +16,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ---- int -> pointer hash (threads by tid, processes by pid) ---- */
-struct islot {
-	int key;
-	bool used;
-	void *val;
-};
-
-struct ihash {
-	struct islot *slots;
-	size_t cap, count;
-};
-
 /* ---- model ---- */
 struct map {
 	uint64_t start, end, pgoff;
@@ -82,7 +70,7 @@ struct machine {
 	bool kallsyms_given;	/* opts.kallsyms set: no build-id cache copy */
 	struct strtab *strs;
 
-	struct ihash threads, procs;
+	struct oa_imap threads, procs;	/* struct thread by tid, struct proc by pid */
 	int last_pid;
 	struct proc *last_proc;
 
