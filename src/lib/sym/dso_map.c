@@ -85,11 +85,13 @@ static struct dso *dso_findnew(struct machine *m, const char *filename, const ui
 	uint64_t h = hash_u64((uintptr_t)path);
 	for (size_t i = 0; i < bidlen; i++)
 		h = hash_u64(h ^ bid[i]);
-	struct dso **bucket = &m->dso_hash[h % DSO_BUCKETS];
-	for (struct dso *d = *bucket; d; d = d->hnext)
+	struct oa_probe p = oa_probe(&m->dso_index, h);
+	for (uint32_t i; (i = oa_next(&m->dso_index, &p)) != OA_NONE;) {
+		struct dso *d = m->dsos[i];
 		if (d->path == path && d->build_id_len == bidlen &&
 		    (!bidlen || memcmp(d->build_id, bid, bidlen) == 0))
 			return d;
+	}
 	struct dso *d = xcalloc(1, sizeof(*d));
 	d->kind = kind;
 	d->path = path;
@@ -100,8 +102,9 @@ static struct dso *dso_findnew(struct machine *m, const char *filename, const ui
 		memcpy(d->build_id, bid, bidlen);
 	d->build_id_len = bidlen;
 	d->pid = pid;
-	d->hnext = *bucket;
-	*bucket = d;
+	ARRAY_GROW_RAW(m->dsos, m->dsos_cap, m->ndsos + 1);
+	m->dsos[m->ndsos] = d;
+	oa_insert(&m->dso_index, &p, (uint32_t)m->ndsos++);
 	return d;
 }
 

@@ -49,14 +49,10 @@ void machine_free(struct machine *m)
 		free(p);
 	}
 	oa_imap_free(&m->procs);
-	for (size_t b = 0; b < DSO_BUCKETS; b++) {
-		struct dso *d = m->dso_hash[b];
-		while (d) {
-			struct dso *n = d->hnext;
-			dso_free(d);
-			d = n;
-		}
-	}
+	for (size_t i = 0; i < m->ndsos; i++)
+		dso_free(m->dsos[i]);
+	free(m->dsos);
+	oa_free(&m->dso_index);
 	if (m->vdso)
 		dso_free(m->vdso);
 	pr_debug("resolve caches: %zu addresses resolved early (%zu slots), %zu late (%zu slots)",

@@ -60,8 +60,6 @@ struct rcache {
 	struct oa_index index;
 };
 
-#define DSO_BUCKETS 4096
-
 struct machine {
 	struct machine_opts opts;
 	struct srcline_cache *srclines;	/* machine_srcline, opened on first use */
@@ -74,7 +72,11 @@ struct machine {
 	int last_pid;
 	struct proc *last_proc;
 
-	struct dso *dso_hash[DSO_BUCKETS];
+	/* the dsos (but the vdso) in order of creation, found by (path,
+	 * build-id) through an index (oa.h) */
+	struct dso **dsos;
+	size_t ndsos, dsos_cap;
+	struct oa_index dso_index;
 	struct dso *vdso;
 
 	struct symtab ksyms;

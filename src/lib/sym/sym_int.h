@@ -85,7 +85,6 @@ struct dso {
 	struct seg *segs;
 	size_t nsegs;
 	struct symtab st;
-	struct dso *hnext;	/* machine's hash chain */
 };
 
 struct dso_load_opts {
