@@ -22,21 +22,15 @@
 
 /* ---- pending copied arguments -------------------------------------------- */
 
-static struct trace_pending **pending_slot(struct trace *tr, uint32_t tid)
-{
-	struct trace_pending **pp = &tr->pending[hash_u64(tid) % TRACE_PENDING_BUCKETS];
-	while (*pp && (*pp)->tid != tid)
-		pp = &(*pp)->next;
-	return pp;
-}
-
 static void pending_store(struct trace *tr, uint32_t tid, uint32_t nr, const void *items, size_t len)
 {
-	struct trace_pending **pp = pending_slot(tr, tid);
-	struct trace_pending *p = *pp;
+	struct oa_probe op;
+	struct oa_imap_entry *e = oa_imap_find(&tr->pending, tid, &op);
+	struct trace_pending *p = e ? e->val : NULL;
 	if (!p) {
-		p = *pp = xcalloc(1, sizeof(*p));
+		p = xcalloc(1, sizeof(*p));
 		p->tid = tid;
+		oa_imap_add(&tr->pending, &op, tid, p);
 	}
 	if (p->cap < len) {
 		p->buf = xrealloc(p->buf, len);
@@ -49,16 +43,12 @@ static void pending_store(struct trace *tr, uint32_t tid, uint32_t nr, const voi
 
 static void pending_free_all(struct trace *tr)
 {
-	for (int i = 0; i < TRACE_PENDING_BUCKETS; i++) {
-		struct trace_pending *p = tr->pending[i];
-		while (p) {
-			struct trace_pending *n = p->next;
-			free(p->buf);
-			free(p);
-			p = n;
-		}
-		tr->pending[i] = NULL;
+	for (size_t i = 0; i < tr->pending.n; i++) {
+		struct trace_pending *p = tr->pending.v[i].val;
+		free(p->buf);
+		free(p);
 	}
+	oa_imap_free(&tr->pending);
 }
 
 /* Find the copied pointees of the call in the pending items. */
@@ -114,7 +104,7 @@ static int on_record(void *ctx, void *data, size_t size)
 	struct trace_event ev = { .rec = e, .sc = sc_table_get(tr->o.table, (int)e->nr) };
 	struct trace_pending *p = NULL;
 	if (e->flags & TRACE_EV_AUG) {
-		p = *pending_slot(tr, e->tid);
+		p = oa_imap_get(&tr->pending, e->tid);
 		if (p && p->nr == e->nr && p->len)
 			collect_copies(p, ev.copies);
 	}

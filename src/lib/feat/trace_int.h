@@ -5,19 +5,17 @@
 #define BPFPERF_FEAT_TRACE_INT_H
 
 #include "feat/trace.h"
+#include "oa.h"
 
 struct trace_bpf;
 struct ring_buffer;
 
 /* Copied arguments of the call in flight, per tid, until its exit record. */
 struct trace_pending {
-	struct trace_pending *next;
 	uint32_t tid, nr;
 	size_t len, cap;
 	unsigned char *buf;	/* items after the aug header */
 };
-
-#define TRACE_PENDING_BUCKETS 1024
 
 struct trace {
 	struct trace_opts o;
@@ -30,7 +28,7 @@ struct trace {
 	uint64_t nr_bad_records;
 	uint64_t poll_end;	/* now_ns() after which trace_poll hands back */
 	uint64_t poll_records;	/* records of the current trace_poll */
-	struct trace_pending *pending[TRACE_PENDING_BUCKETS];
+	struct oa_imap pending;	/* struct trace_pending by tid */
 };
 
 #endif

@@ -12,6 +12,7 @@
  * Samples cost reading their header's first 40 bytes (copied by drain.c). */
 #include "record/internal.h"
 #include "log.h"
+#include "oa.h"
 #include "perfdata/format.h"
 #include "perfdata/writer.h"
 #include "sym/buildid.h"
@@ -34,25 +35,21 @@ struct hit_file {
 	uint8_t idlen;
 	bool used;		/* mapped by a sampled process */
 	int pid;		/* such a process, to read the file in its mount namespace */
-	uint32_t hnext;		/* hash chain: index + 1, 0 = end */
 };
 
 struct hit_map {
 	uint32_t pid, file;
 };
 
-#define FILE_BUCKETS 4096
-
 struct rec_hits {
 	struct hit_file *files;
 	size_t nfiles, capfiles;
-	uint32_t *buckets;	/* FILE_BUCKETS chain heads (index + 1) */
+	struct oa_index file_index;	/* files by name and build-id */
 	struct hit_map *maps;
 	size_t nmaps, capmaps;
 	struct { int pid, ppid; } *forks;
 	size_t nforks, capforks;
-	uint32_t *pids;		/* open addressing, 0 = empty */
-	size_t npids, cappids;
+	struct oa_imap pids;	/* the sampled processes (a set: values unused) */
 	struct kmod_range *mods;	/* /proc/modules, sorted by start */
 	bool *mod_hit;		/* per module: a kernel sample in it */
 	size_t nmods;
@@ -69,43 +66,15 @@ void rec_hits_init(struct recording *r)
 
 static void pid_add(struct rec_hits *h, uint32_t pid)
 {
-	if (!pid)
-		return;
-	if ((h->npids + 1) * 2 > h->cappids) {
-		size_t ncap = h->cappids ? h->cappids * 2 : 256;
-		uint32_t *n = xcalloc(ncap, sizeof(*n));
-		for (size_t i = 0; i < h->cappids; i++) {
-			if (!h->pids[i])
-				continue;
-			size_t k = hash_u64(h->pids[i]) & (ncap - 1);
-			while (n[k])
-				k = (k + 1) & (ncap - 1);
-			n[k] = h->pids[i];
-		}
-		free(h->pids);
-		h->pids = n;
-		h->cappids = ncap;
-	}
-	size_t k = hash_u64(pid) & (h->cappids - 1);
-	while (h->pids[k] && h->pids[k] != pid)
-		k = (k + 1) & (h->cappids - 1);
-	if (!h->pids[k]) {
-		h->pids[k] = pid;
-		h->npids++;
-	}
+	struct oa_probe p;
+	if (pid && !oa_imap_find(&h->pids, pid, &p))
+		oa_imap_add(&h->pids, &p, pid, NULL);
 }
 
 static bool pid_has(const struct rec_hits *h, uint32_t pid)
 {
-	if (!h->cappids || !pid)
-		return false;
-	size_t k = hash_u64(pid) & (h->cappids - 1);
-	while (h->pids[k]) {
-		if (h->pids[k] == pid)
-			return true;
-		k = (k + 1) & (h->cappids - 1);
-	}
-	return false;
+	struct oa_probe p;
+	return pid && oa_imap_find(&h->pids, pid, &p);
 }
 
 void rec_hits_sample(struct recording *r, const struct rec_sample_head *s)
@@ -179,30 +148,28 @@ void rec_hits_record(struct recording *r, const void *rec, size_t size)
 	uint64_t hv = str_hash(name);	/* NUL-terminated: checked above */
 	for (size_t i = 0; i < idlen; i++)
 		hv = hash_u64(hv ^ id[i]);
-	if (!h->buckets)
-		h->buckets = xcalloc(FILE_BUCKETS, sizeof(*h->buckets));
-	uint32_t *head = &h->buckets[hv % FILE_BUCKETS], fi = *head;
-	while (fi) {
-		const struct hit_file *f = &h->files[fi - 1];
+	struct oa_probe p = oa_probe(&h->file_index, hv);
+	uint32_t fi;
+	while ((fi = oa_next(&h->file_index, &p)) != OA_NONE) {
+		const struct hit_file *f = &h->files[fi];
 		if (f->idlen == idlen && !memcmp(f->id, id, idlen) && !strncmp(f->name, name, nlen) &&
 		    !f->name[nlen])
 			break;
-		fi = f->hnext;
 	}
-	if (!fi) {
+	if (fi == OA_NONE) {
 		ARRAY_GROW(h->files, h->capfiles, h->nfiles + 1);
-		struct hit_file *f = &h->files[h->nfiles++];
+		struct hit_file *f = &h->files[h->nfiles];
 		memset(f, 0, sizeof(*f));
 		f->name = xstrndup(name, nlen);
 		memcpy(f->id, id, idlen);
 		f->idlen = idlen;
-		f->hnext = *head;
-		*head = fi = (uint32_t)h->nfiles;
+		fi = (uint32_t)h->nfiles++;
+		oa_insert(&h->file_index, &p, fi);
 	}
-	if (h->nmaps && h->maps[h->nmaps - 1].pid == m2->pid && h->maps[h->nmaps - 1].file == fi - 1)
+	if (h->nmaps && h->maps[h->nmaps - 1].pid == m2->pid && h->maps[h->nmaps - 1].file == fi)
 		return;
 	ARRAY_GROW(h->maps, h->capmaps, h->nmaps + 1);
-	h->maps[h->nmaps++] = (struct hit_map){ m2->pid, fi - 1 };
+	h->maps[h->nmaps++] = (struct hit_map){ m2->pid, fi };
 }
 
 /* One HEADER_BUILD_ID entry: {header (misc: cpumode | BUILD_ID_SIZE, size),
@@ -244,11 +211,11 @@ static int cmp_file(const void *a, const void *b)
 static void mark_ancestors(struct rec_hits *h)
 {
 	for (int round = 0; round < 16; round++) {
-		size_t before = h->npids;
+		size_t before = h->pids.n;
 		for (size_t i = 0; i < h->nforks; i++)
 			if (pid_has(h, (uint32_t)h->forks[i].pid))
 				pid_add(h, (uint32_t)h->forks[i].ppid);
-		if (h->npids == before)
+		if (h->pids.n == before)
 			break;
 	}
 }
@@ -440,10 +407,10 @@ void rec_hits_free(struct recording *r)
 	for (size_t i = 0; i < h->nfiles; i++)
 		free(h->files[i].name);
 	free(h->files);
-	free(h->buckets);
+	oa_free(&h->file_index);
 	free(h->maps);
 	free(h->forks);
-	free(h->pids);
+	oa_imap_free(&h->pids);
 	free(h->mods);
 	free(h->mod_hit);
 	free(h);
