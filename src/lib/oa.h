@@ -18,6 +18,7 @@
 #ifndef BPFPERF_OA_H
 #define BPFPERF_OA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -130,6 +131,9 @@ static inline void *oa_imap_get(const struct oa_imap *m, int64_t key)
 
 /* Add key (absent: oa_imap_find's miss left *p) with val. */
 void oa_imap_add(struct oa_imap *m, struct oa_probe *p, int64_t key, void *val);
+/* key's value; if none, a new one of size zeroed bytes is added (*added
+ * true), the caller's to fill (and to free, as every value). */
+void *oa_imap_findnew(struct oa_imap *m, int64_t key, size_t size, bool *added);
 /* The entries and the index freed (not the values); empty again. */
 void oa_imap_free(struct oa_imap *m);
 

@@ -235,7 +235,8 @@ static void test_oa(void **state)
 
 /* oa_imap: every key added is found with its value, absent keys (negative,
  * 0, INT64 extremes, neighbours of present ones) are not, entries are in
- * order of insertion, and zeroed memory is an empty map. */
+ * order of insertion, findnew adds only what is absent, and zeroed memory is
+ * an empty map. */
 static void test_oa_imap(void **state)
 {
 	(void)state;
@@ -267,6 +268,18 @@ static void test_oa_imap(void **state)
 		}
 	}
 	assert_null(oa_imap_get(&m, INT64_MIN + 1));
+	/* findnew: the value there, or a new zeroed one added */
+	bool added;
+	assert_ptr_equal(oa_imap_findnew(&m, 2, sizeof(int), &added), oa_imap_get(&m, 2));
+	assert_false(added);
+	int *nv = oa_imap_findnew(&m, 3, sizeof(int), &added);
+	assert_true(added);
+	assert_int_equal(*nv, 0);
+	assert_int_equal(m.n, N + 1);
+	assert_ptr_equal(oa_imap_get(&m, 3), nv);
+	assert_ptr_equal(oa_imap_findnew(&m, 3, sizeof(int), &added), nv);
+	assert_false(added);
+	free(nv);
 	oa_imap_free(&m);
 	assert_int_equal(m.n, 0);
 	assert_null(m.v);

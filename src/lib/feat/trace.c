@@ -24,14 +24,10 @@
 
 static void pending_store(struct trace *tr, uint32_t tid, uint32_t nr, const void *items, size_t len)
 {
-	struct oa_probe op;
-	struct oa_imap_entry *e = oa_imap_find(&tr->pending, tid, &op);
-	struct trace_pending *p = e ? e->val : NULL;
-	if (!p) {
-		p = xcalloc(1, sizeof(*p));
+	bool added;
+	struct trace_pending *p = oa_imap_findnew(&tr->pending, tid, sizeof(*p), &added);
+	if (added)
 		p->tid = tid;
-		oa_imap_add(&tr->pending, &op, tid, p);
-	}
 	if (p->cap < len) {
 		p->buf = xrealloc(p->buf, len);
 		p->cap = len;

@@ -12,14 +12,11 @@
 /* ---- threads and processes ---- */
 static struct thread *thread_findnew(struct machine *m, int pid, int tid)
 {
-	struct oa_probe p;
-	struct oa_imap_entry *e = oa_imap_find(&m->threads, tid, &p);
-	struct thread *t = e ? e->val : NULL;
-	if (!t) {
-		t = xcalloc(1, sizeof(*t));
+	bool added;
+	struct thread *t = oa_imap_findnew(&m->threads, tid, sizeof(*t), &added);
+	if (added) {
 		t->tid = tid;
 		t->pid = pid;
-		oa_imap_add(&m->threads, &p, tid, t);
 	}
 	if (pid >= 0 && pid != t->pid) {	/* the tid was reused */
 		t->pid = pid;
@@ -30,13 +27,10 @@ static struct thread *thread_findnew(struct machine *m, int pid, int tid)
 
 struct proc *machine_proc_findnew(struct machine *m, int pid)
 {
-	struct oa_probe op;
-	struct oa_imap_entry *e = oa_imap_find(&m->procs, pid, &op);
-	struct proc *p = e ? e->val : NULL;
-	if (!p) {
-		p = xcalloc(1, sizeof(*p));
+	bool added;
+	struct proc *p = oa_imap_findnew(&m->procs, pid, sizeof(*p), &added);
+	if (added) {
 		p->pid = pid;
-		oa_imap_add(&m->procs, &op, pid, p);
 		m->last_proc = NULL;	/* a tid-based guess may have been cached */
 	}
 	return p;
