@@ -586,12 +586,7 @@ static void name(type *a, size_t n, fn_t cmp, void *ctx)					\
 		for (size_t lo = 0; lo < n; lo += 2 * w) {					\
 			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;	\
 			size_t i = lo, j = mid, k = lo;						\
-			while (i < mid && j < hi)						\
-				dst[k++] = CALL(&src[j], &src[i]) < 0 ? src[j++] : src[i++];	\
-			while (i < mid)								\
-				dst[k++] = src[i++];						\
-			while (j < hi)								\
-				dst[k++] = src[j++];						\
+			SORT_MERGE_RUNS(dst, k, src, i, mid, j, hi, CALL);			\
 		}										\
 		type *t = src;									\
 		src = dst;									\

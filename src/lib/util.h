@@ -120,6 +120,18 @@ void sort_stable_r(void *base, size_t n, size_t size, int (*cmp)(const void *, c
  * runs already in order are not merged, so input made of sorted runs (the
  * records of perf.data's ring buffer chunks) costs one comparison a pair. */
 void sort_stable_total(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+/* The merge of the sorted runs src[i, mid) and src[j, hi) into dst from
+ * index k on (i, j and k advance), elements moved by assignment: the right
+ * run's element first only when strictly before, CMP(right, left) < 0. */
+#define SORT_MERGE_RUNS(dst, k, src, i, mid, j, hi, CMP)					\
+	do {											\
+		while (i < mid && j < hi)							\
+			dst[k++] = CMP(&src[j], &src[i]) < 0 ? src[j++] : src[i++];		\
+		while (i < mid)									\
+			dst[k++] = src[i++];							\
+		while (j < hi)									\
+			dst[k++] = src[j++];							\
+	} while (0)
 /* sort_stable's algorithm (the same comparisons, in the same order, so the
  * same result for a comparator that is no total order) for one element
  * type and one comparator CMP(const type *, const type *), inlined;
@@ -133,12 +145,7 @@ static void name(type *a, size_t n, int (*cmp)(const void *, const void *))			\
 		for (size_t lo = 0; lo < n; lo += 2 * w) {					\
 			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;	\
 			size_t i = lo, j = mid, k = lo;						\
-			while (i < mid && j < hi)						\
-				dst[k++] = CMP(&src[j], &src[i]) < 0 ? src[j++] : src[i++];	\
-			while (i < mid)								\
-				dst[k++] = src[i++];						\
-			while (j < hi)								\
-				dst[k++] = src[j++];						\
+			SORT_MERGE_RUNS(dst, k, src, i, mid, j, hi, CMP);			\
 		}										\
 		type *t = src;									\
 		src = dst;									\
@@ -163,12 +170,7 @@ static void name(type *a, size_t n, int (*cmp)(const void *, const void *))			\
 			if (mid >= hi || CMP(&a[mid], &a[mid - 1]) >= 0)			\
 				continue;	/* in order: no merge */			\
 			size_t i = lo, j = mid, k = 0;						\
-			while (i < mid && j < hi)						\
-				tmp[k++] = CMP(&a[j], &a[i]) < 0 ? a[j++] : a[i++];		\
-			while (i < mid)								\
-				tmp[k++] = a[i++];						\
-			while (j < hi)								\
-				tmp[k++] = a[j++];						\
+			SORT_MERGE_RUNS(tmp, k, a, i, mid, j, hi, CMP);				\
 			memcpy(a + lo, tmp, k * sizeof(*a));					\
 		}										\
 	}											\
