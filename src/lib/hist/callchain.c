@@ -8,30 +8,26 @@
 #include "hist/hist_int.h"
 #include "util.h"
 
+/* The first index in [l, r) of sorted a whose value is at least v (r if none). */
+static inline uint32_t first_at_least(const uint32_t *a, uint32_t l, uint32_t r, uint32_t v)
+{
+	while (l < r) {
+		uint32_t m = l + (r - l) / 2;
+		if (a[m] < v)
+			l = m + 1;
+		else
+			r = m;
+	}
+	return l;
+}
+
 /* Period of the samples under trie node v (v included) whose leaf entry is
  * e; their number in *count. */
 static uint64_t self_under(const struct fidx *x, uint32_t e, uint32_t v, uint64_t *count)
 {
 	uint32_t b = x->soff[e], n = x->soff[e + 1];
-	uint32_t lo = x->pre[v], hi = x->end[v];
-	uint32_t l = b, r = n;
-
-	while (l < r) {		/* first >= lo */
-		uint32_t m = l + (r - l) / 2;
-		if (x->spre[m] < lo)
-			l = m + 1;
-		else
-			r = m;
-	}
-	uint32_t first = l;
-	r = n;
-	while (l < r) {		/* first >= hi */
-		uint32_t m = l + (r - l) / 2;
-		if (x->spre[m] < hi)
-			l = m + 1;
-		else
-			r = m;
-	}
+	uint32_t first = first_at_least(x->spre, b, n, x->pre[v]);
+	uint32_t l = first_at_least(x->spre, first, n, x->end[v]);
 	if (l == first) {
 		*count = 0;
 		return 0;
