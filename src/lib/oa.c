@@ -64,15 +64,10 @@ void oa_imap_add(struct oa_imap *m, struct oa_probe *p, int64_t key, void *val)
 	oa_insert(&m->index, p, (uint32_t)m->n++);
 }
 
-void *oa_imap_findnew(struct oa_imap *m, int64_t key, size_t size, bool *added)
+void *oa_imap_add_new(struct oa_imap *m, struct oa_probe *p, int64_t key, size_t size)
 {
-	struct oa_probe p;
-	struct oa_imap_entry *e = oa_imap_find(m, key, &p);
-	*added = !e;
-	if (e)
-		return e->val;
 	void *val = xcalloc(1, size);
-	oa_imap_add(m, &p, key, val);
+	oa_imap_add(m, p, key, val);
 	return val;
 }
 

@@ -131,9 +131,19 @@ static inline void *oa_imap_get(const struct oa_imap *m, int64_t key)
 
 /* Add key (absent: oa_imap_find's miss left *p) with val. */
 void oa_imap_add(struct oa_imap *m, struct oa_probe *p, int64_t key, void *val);
+/* Add key (absent: *p from oa_imap_find's miss) with a new value of size
+ * zeroed bytes, returned. */
+void *oa_imap_add_new(struct oa_imap *m, struct oa_probe *p, int64_t key, size_t size);
+
 /* key's value; if none, a new one of size zeroed bytes is added (*added
  * true), the caller's to fill (and to free, as every value). */
-void *oa_imap_findnew(struct oa_imap *m, int64_t key, size_t size, bool *added);
+static inline void *oa_imap_findnew(struct oa_imap *m, int64_t key, size_t size, bool *added)
+{
+	struct oa_probe p;
+	const struct oa_imap_entry *e = oa_imap_find(m, key, &p);
+	*added = !e;
+	return e ? e->val : oa_imap_add_new(m, &p, key, size);
+}
 /* The entries and the index freed (not the values); empty again. */
 void oa_imap_free(struct oa_imap *m);
 

@@ -29,6 +29,7 @@ struct machine *machine_new(const struct machine_opts *opts)
 	m->s_kernel = strtab_intern(m->strs, "[kernel.kallsyms]");
 	oa_init(&m->cache.index, 1 << 13);
 	oa_init(&m->kcache.index, 1 << 11);
+	oa_init(&m->dso_index, 256);
 	pthread_mutex_init(&m->kmaps_lock, NULL);
 	m->last_pid = -1;
 	return m;
