@@ -577,26 +577,6 @@ typedef int (*cmp_r_fn)(const void *, const void *, void *);
 #define CALL_CMP(x, y) cmp(x, y)
 #define CALL_CMP_R(x, y) cmp(x, y, ctx)
 
-#define DEFINE_SORT_STABLE_OF(name, type, fn_t, CALL)						\
-static void name(type *a, size_t n, fn_t cmp, void *ctx)					\
-{												\
-	(void)ctx;										\
-	type *tmp = xmalloc(n * sizeof(*tmp)), *src = a, *dst = tmp;				\
-	for (size_t w = 1; w < n; w *= 2) {							\
-		for (size_t lo = 0; lo < n; lo += 2 * w) {					\
-			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;	\
-			size_t i = lo, j = mid, k = lo;						\
-			SORT_MERGE_RUNS(dst, k, src, i, mid, j, hi, CALL);			\
-		}										\
-		type *t = src;									\
-		src = dst;									\
-		dst = t;									\
-	}											\
-	if (src != a)										\
-		memcpy(a, src, n * sizeof(*a));							\
-	free(tmp);										\
-}
-
 /* Any element size: runs of w merged pairwise, bottom-up; the right run's
  * element first only when strictly before. */
 #define DEFINE_SORT_STABLE_ANY(name, fn_t, CALL)						\
@@ -628,8 +608,8 @@ static void name(void *base, size_t n, size_t size, fn_t cmp, void *ctx)			\
 /* The sort (name) and its merges (name_ptrs, name_pairs, name_any) for one
  * way of calling the comparator. */
 #define DEFINE_SORT_STABLE(name, fn_t, CALL)							\
-DEFINE_SORT_STABLE_OF(name##_ptrs, word_ptr, fn_t, CALL)					\
-DEFINE_SORT_STABLE_OF(name##_pairs, struct word_pair, fn_t, CALL)				\
+SORT_STABLE_DEFINE(name##_ptrs, word_ptr, fn_t, CALL)					\
+SORT_STABLE_DEFINE(name##_pairs, struct word_pair, fn_t, CALL)				\
 DEFINE_SORT_STABLE_ANY(name##_any, fn_t, CALL)							\
 static inline void name(void *base, size_t n, size_t size, fn_t cmp, void *ctx)		\
 {												\

@@ -134,18 +134,20 @@ void sort_stable_total(void *base, size_t n, size_t size, int (*cmp)(const void 
 	} while (0)
 /* sort_stable's algorithm (the same comparisons, in the same order, so the
  * same result for a comparator that is no total order) for one element
- * type and one comparator CMP(const type *, const type *), inlined;
- * cmp is unused. */
-#define SORT_STABLE_DEFINE(name, type, CMP)							\
-static void name(type *a, size_t n, int (*cmp)(const void *, const void *))			\
+ * type: defines static void name(type *a, size_t n, fn_t cmp, void *ctx)
+ * comparing by CALL(&x, &y), which may use cmp and ctx (util.c's sorts) or
+ * be an inline comparator of two element pointers that ignores both. */
+#define SORT_STABLE_DEFINE(name, type, fn_t, CALL)						\
+static void name(type *a, size_t n, fn_t cmp, void *ctx)					\
 {												\
 	(void)cmp;										\
+	(void)ctx;										\
 	type *tmp = xmalloc((n ? n : 1) * sizeof(*tmp)), *src = a, *dst = tmp;			\
 	for (size_t w = 1; w < n; w *= 2) {							\
 		for (size_t lo = 0; lo < n; lo += 2 * w) {					\
 			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;	\
 			size_t i = lo, j = mid, k = lo;						\
-			SORT_MERGE_RUNS(dst, k, src, i, mid, j, hi, CMP);			\
+			SORT_MERGE_RUNS(dst, k, src, i, mid, j, hi, CALL);			\
 		}										\
 		type *t = src;									\
 		src = dst;									\

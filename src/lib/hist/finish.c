@@ -324,7 +324,6 @@ static void finish_self(struct hist *h, struct fidx *x)
 	bucket_by_entry(selfs, nselfs, h->nents, &x->soff, &x->snode);
 	free(selfs);
 }
-static const struct hist *cmp_hist;	/* qsort context (single-threaded) */
 
 static int cmp_int(int a, int b)
 {
@@ -392,11 +391,11 @@ static inline int cmp_added(const struct hent *ha, const struct hent *hb)
 /* perf's order of the entries: one case per sort key, in the keys' order
  * (perf's sort_list), then perf's order of adding equal ones; long as the
  * list of keys is. */
-static int cmp_entries(const void *pa, const void *pb)
+static int cmp_entries(const void *pa, const void *pb, void *ctx)
 {
 	const struct hist_entry *a = *(const struct hist_entry *const *)pa;
 	const struct hist_entry *b = *(const struct hist_entry *const *)pb;
-	const struct hist *h = cmp_hist;
+	const struct hist *h = ctx;
 	const struct hent *ha = (const struct hent *)a, *hb = (const struct hent *)b;
 
 	if (!h->opts.exact_order) {
@@ -554,12 +553,12 @@ struct keyed {
 	struct hist_entry *e;
 };
 
-static int cmp_keyed(const void *pa, const void *pb)
+static int cmp_keyed(const void *pa, const void *pb, void *h)
 {
 	const struct keyed *a = pa, *b = pb;
 	if (a->key != b->key)
 		return a->key > b->key ? -1 : 1;
-	return cmp_entries(&a->e, &b->e);
+	return cmp_entries(&a->e, &b->e, h);
 }
 
 
@@ -578,9 +577,9 @@ struct keyed_def {
 };
 
 /* cmp_entries for those keys, the same comparisons on the copies */
-static inline int cmp_keyed_def(const struct keyed_def *a, const struct keyed_def *b)
+static inline int cmp_keyed_def(const struct keyed_def *a, const struct keyed_def *b,
+				const struct hist_opts *o)
 {
-	const struct hist_opts *o = &cmp_hist->opts;
 	int c;
 	if (a->key != b->key)
 		return a->key > b->key ? -1 : 1;
@@ -611,7 +610,8 @@ static inline int cmp_keyed_def(const struct keyed_def *a, const struct keyed_de
 	return a->e < b->e ? -1 : a->e > b->e;
 }
 
-SORT_STABLE_DEFINE(sort_keyed_def, struct keyed_def, cmp_keyed_def)
+#define CMP_KEYED_DEF(x, y) cmp_keyed_def(x, y, ctx)	/* ctx: the sort's, the hist's options */
+SORT_STABLE_DEFINE(sort_keyed_def, struct keyed_def, const void *, CMP_KEYED_DEF)
 
 static void sort_default(struct hist *h)
 {
@@ -624,7 +624,7 @@ static void sort_default(struct hist *h)
 					   .tid = he->first_tid, .depth = he->max_depth,
 					   .no_map = he->no_map, .no_sym = he->no_sym, .e = e };
 	}
-	sort_keyed_def(k, h->nsorted, NULL);
+	sort_keyed_def(k, h->nsorted, NULL, &h->opts);
 	for (size_t i = 0; i < h->nsorted; i++)
 		h->sorted[i] = (struct hist_entry *)k[i].e;
 	free(k);
@@ -652,7 +652,6 @@ static void sort_entries(struct hist *h)
 		h->sorted[h->nsorted++] = &he->e;
 	}
 	sort_prepare(h);
-	cmp_hist = h;
 	/* not qsort: perf's children sort is no total order (see cmp_children) */
 	enum sort_key first = h->opts.exact_order ? (h->opts.nkeys ? h->opts.keys[0] : SORT__MAX)
 			      : h->opts.children ? SORT_OVERHEAD_CHILDREN : SORT_OVERHEAD;
@@ -660,7 +659,7 @@ static void sort_entries(struct hist *h)
 		sort_default(h);
 	} else if (first != SORT_OVERHEAD_CHILDREN && first != SORT_OVERHEAD && first != SORT_PERIOD &&
 		   first != SORT_SAMPLE) {
-		sort_stable(h->sorted, h->nsorted, sizeof(*h->sorted), cmp_entries);
+		sort_stable_r(h->sorted, h->nsorted, sizeof(*h->sorted), cmp_entries, h);
 	} else {
 		/* cmp_entries decides first by a count, highest first (the
 		 * children or self period, or the samples): kept beside each
@@ -671,12 +670,11 @@ static void sort_entries(struct hist *h)
 			k[i] = (struct keyed){ first == SORT_OVERHEAD_CHILDREN ? e->children
 					       : first == SORT_SAMPLE ? e->nr_samples : e->self, h->sorted[i] };
 		}
-		sort_stable(k, h->nsorted, sizeof(*k), cmp_keyed);
+		sort_stable_r(k, h->nsorted, sizeof(*k), cmp_keyed, h);
 		for (size_t i = 0; i < h->nsorted; i++)
 			h->sorted[i] = k[i].e;
 		free(k);
 	}
-	cmp_hist = NULL;
 }
 
 static void *sort_entries_thread(void *arg)
