@@ -441,6 +441,9 @@ static int check_rel(const struct elf_view *e, unsigned int i, const Elf64_Shdr 
 	return 0;
 }
 
+/* Over 80 lines: the checks in the order the bytes are read (header,
+ * section table, names, symbols and relocations, BTF, BTF.ext), each
+ * malformed case with its own message naming the section and offset. */
 int bpfobj_validate_elf(const void *data, size_t size, struct bpfobj_elf_info *info,
 			char *why, size_t len)
 {

@@ -225,7 +225,8 @@ static void dump_time_conv(FILE *out, const unsigned char *p, size_t n)
 	fputs(": unhandled!\n", out);
 }
 
-/* What perf prints after "PERF_RECORD_TYPE" for the type. */
+/* What perf prints after "PERF_RECORD_TYPE" for the type. Over 80 lines:
+ * one case per record type, as perf's dump has one printer each. */
 static void decoded(FILE *out, const struct pd_record *r)
 {
 	const struct perf_event_header *h = r->hdr;

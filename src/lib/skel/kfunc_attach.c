@@ -154,6 +154,9 @@ static void set_autoload(const struct kfunc_pair *p, bool on)
 		bpf_program__set_autoload(p->exit, on);
 }
 
+/* Over 80 lines: the choice in its order (the function found, the fentry
+ * trial, the kprobe fallback, the message naming what is missing), each
+ * step's reason kept for the -v line and the error. */
 int kfunc_attach_prepare(const struct kfunc_attach_opts *o, struct kfunc_attach *k)
 {
 	memset(k, 0, sizeof(*k));
