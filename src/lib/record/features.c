@@ -109,26 +109,39 @@ static int sysfs_int(const char *fmt, int a)
 	return v;
 }
 
-/* Append s to the list if it is not there yet. */
-static void uniq_add(char ***list, size_t *n, size_t *cap, char *s)
+/* A list of distinct strings (CPU lists), in order of first sight. */
+struct str_set {
+	char **v;
+	size_t n, cap;
+};
+
+/* Add s (taken) unless it is there yet. */
+static void str_set_add(struct str_set *l, char *s)
 {
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp((*list)[i], s)) {
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s)) {
 			free(s);
 			return;
 		}
-	ARRAY_GROW(*list, *cap, *n + 1);
-	(*list)[(*n)++] = s;
+	ARRAY_GROW(l->v, l->cap, l->n + 1);
+	l->v[l->n++] = s;
 }
 
-static void put_list(struct strbuf *b, char **list, size_t n)
+static void str_set_free(struct str_set *l)
 {
-	pd_feat_put_u32(b, (uint32_t)n);
-	for (size_t i = 0; i < n; i++) {
-		pd_feat_put_string(b, list[i]);
-		free(list[i]);
-	}
-	free(list);
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	*l = (struct str_set){ 0 };
+}
+
+/* The count, the strings; then l is empty. */
+static void put_list(struct strbuf *b, struct str_set *l)
+{
+	pd_feat_put_u32(b, (uint32_t)l->n);
+	for (size_t i = 0; i < l->n; i++)
+		pd_feat_put_string(b, l->v[i]);
+	str_set_free(l);
 }
 
 #define TOPO "/sys/devices/system/cpu/cpu%d/topology/"
@@ -140,9 +153,8 @@ static void add_cpu_topology(struct pd_writer *w)
 {
 	int ncpu = cpu_count_possible();
 	bool *on = cpu_online_mask();
-	char **pk = NULL, **co = NULL, **di = NULL;
-	size_t npk = 0, nco = 0, ndi = 0, cpk = 0, cco = 0, cdi = 0;
-	bool dies = access("/sys/devices/system/cpu/cpu0/topology/die_cpus_list", R_OK) == 0;
+	struct str_set packages = { 0 }, cores = { 0 }, dies = { 0 };
+	bool has_dies = access("/sys/devices/system/cpu/cpu0/topology/die_cpus_list", R_OK) == 0;
 	for (int c = 0; c < ncpu; c++) {
 		if (!on[c])
 			continue;
@@ -150,41 +162,33 @@ static void add_cpu_topology(struct pd_writer *w)
 		if (!s)
 			s = sysfs_line(TOPO "core_siblings_list", c);
 		if (s)
-			uniq_add(&pk, &npk, &cpk, s);
-		if (dies && (s = sysfs_line(TOPO "die_cpus_list", c)))
-			uniq_add(&di, &ndi, &cdi, s);
+			str_set_add(&packages, s);
+		if (has_dies && (s = sysfs_line(TOPO "die_cpus_list", c)))
+			str_set_add(&dies, s);
 		s = sysfs_line(TOPO "core_cpus_list", c);
 		if (!s)
 			s = sysfs_line(TOPO "thread_siblings_list", c);
 		if (s)
-			uniq_add(&co, &nco, &cco, s);
+			str_set_add(&cores, s);
 	}
-	if (!npk || !nco) {
-		for (size_t i = 0; i < npk; i++)
-			free(pk[i]);
-		for (size_t i = 0; i < nco; i++)
-			free(co[i]);
-		for (size_t i = 0; i < ndi; i++)
-			free(di[i]);
-		free(pk);
-		free(co);
-		free(di);
+	if (!packages.n || !cores.n) {
+		str_set_free(&packages);
+		str_set_free(&cores);
+		str_set_free(&dies);
 		free(on);
 		return;
 	}
 	struct strbuf b = { 0 };
-	put_list(&b, pk, npk);
-	put_list(&b, co, nco);
+	put_list(&b, &packages);
+	put_list(&b, &cores);
 	for (int c = 0; c < ncpu; c++) {
 		pd_feat_put_u32(&b, (uint32_t)(on[c] ? sysfs_int(TOPO "core_id", c) : -1));
 		pd_feat_put_u32(&b, (uint32_t)(on[c] ? sysfs_int(TOPO "physical_package_id", c) : -1));
 	}
-	if (ndi) {
-		put_list(&b, di, ndi);
+	if (dies.n) {
+		put_list(&b, &dies);
 		for (int c = 0; c < ncpu; c++)
 			pd_feat_put_u32(&b, (uint32_t)(on[c] ? sysfs_int(TOPO "die_id", c) : -1));
-	} else {
-		free(di);
 	}
 	pd_writer_add_feature(w, PD_FEAT_CPU_TOPOLOGY, b.buf, b.len);
 	sb_free(&b);
