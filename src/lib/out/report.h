@@ -105,9 +105,10 @@ bool report_event_sampled(const struct pd_event *e);
  * indexes in idx (64 at most), *n = 0 for a single pass over every event.
  * -ENOENT after naming rp->event missing (and listing f's events). */
 int report_pick_events(struct report *rp, const struct pd_file *f, bool text, size_t *idx, size_t *n);
-/* The passes over the events picked (f is closed: each pass opens the
- * input again), written to rp->out or the flame graph page. 0 or -1
- * (reported; a write error is rp->out's to report). */
+/* The profiles of the events picked, from one pass over the input
+ * (profile_build_set; f is closed and the input opened again), written to
+ * rp->out or the flame graph page, one block per event. 0 or -1 (reported;
+ * a write error is rp->out's to report). */
 int report_passes(struct report *rp, const struct hist_opts *ho, bool callgraph, struct pd_file *f,
 		  const size_t *idx, size_t n, bool text);
 
