@@ -65,13 +65,18 @@ static int run_cmd(char **argv)
 
 /* Wait up to 120 s for a process that is not our child to exit: its pidfd
  * becomes readable when it has exited (before it is reaped). */
-static int wait_pid(pid_t pid)
+/* A handle on process pid, taken before CMD runs: CMD may make it exit,
+ * and its parent reap it, before we would look. */
+static int watch_pid(pid_t pid)
 {
 	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (fd < 0) {
+	if (fd < 0)
 		pr_err("cannot watch process %d: %s", (int)pid, strerror(errno));
-		return -1;
-	}
+	return fd;
+}
+
+static int wait_pid(int fd, pid_t pid)
+{
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	int r = poll(&p, 1, 120000);
 	close(fd);
@@ -170,9 +175,15 @@ int main(int argc, char **argv)
 		pr_info("user function %s:%s: uprobe/uretprobe at file offset 0x%" PRIx64
 			" (address 0x%" PRIx64 ")", t.name, t.func, t.offset, t.vaddr);
 	}
-	if (cmd && run_cmd(cmd))
+	int pidfd = wait_for ? watch_pid(wait_for) : -1;
+	if (wait_for && pidfd < 0)
 		goto out;
-	if (wait_for && wait_pid(wait_for))
+	if (cmd && run_cmd(cmd)) {
+		if (pidfd >= 0)
+			close(pidfd);
+		goto out;
+	}
+	if (wait_for && wait_pid(pidfd, wait_for))
 		goto out;
 	kfunc_attach_destroy(&k);
 	bpf_link__destroy(ul[0]);
