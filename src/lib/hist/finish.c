@@ -357,28 +357,41 @@ static void sort_prepare(struct hist *h)
  * Depths compared within a thread only make this no total order (three
  * entries of equal children can form a cycle), so the entries are sorted by
  * sort_stable, which is defined for such a comparator, not by qsort. */
+static inline int cmp_depth(const struct hist_opts *o, uint32_t da, int ta, uint32_t db, int tb)
+{
+	if (!o->children || !o->callchains || da == db || ta != tb)
+		return 0;
+	/* in callee order the shallower first (perf negates it for caller order) */
+	if (o->callee_children)
+		return da < db ? -1 : 1;
+	return da > db ? -1 : 1;
+}
+
 static inline int cmp_children(const struct hist *h, const struct hent *a, const struct hent *b)
 {
 	int c = cmp_desc(a->e.children, b->e.children);
-	if (c)
-		return c;
-	if (h->opts.children && h->opts.callchains && a->max_depth != b->max_depth &&
-	    a->first_tid == b->first_tid) {
-		/* in callee order the shallower first (perf negates it for caller order) */
-		if (h->opts.callee_children)
-			return a->max_depth < b->max_depth ? -1 : 1;
-		return a->max_depth > b->max_depth ? -1 : 1;
-	}
-	return 0;
+	return c ? c : cmp_depth(&h->opts, a->max_depth, a->first_tid, b->max_depth, b->first_tid);
+}
+
+/* perf's dso and sym keys: entries without a map (symbol) after the
+ * others; two without symbol equal here (perf's cmp_null) */
+static inline int cmp_dso_key(bool no_a, const char *a, bool no_b, const char *b)
+{
+	return no_a != no_b ? (no_a ? 1 : -1) : str_cmp_null(a, b);
+}
+
+static inline int cmp_sym_key(bool no_a, const char *a, bool no_b, const char *b)
+{
+	return no_a != no_b ? (no_a ? 1 : -1) : no_a ? 0 : str_cmp_null(a, b);
 }
 
 /* Entries equal on every key: perf's order of adding them, which is by its
  * keys' own comparisons: symbol-less ones by address (their "%#.16llx"
  * names sort as their values), the same symbol name in two dsos by dso. */
-static inline int cmp_added(const struct hent *ha, const struct hent *hb)
+static inline int cmp_added(const struct hist_entry *a, bool no_sym_a, const struct hist_entry *b,
+			    bool no_sym_b)
 {
-	const struct hist_entry *a = &ha->e, *b = &hb->e;
-	int c = ha->no_sym && hb->no_sym ? str_cmp_null(a->sym, b->sym) : 0;
+	int c = no_sym_a && no_sym_b ? str_cmp_null(a->sym, b->sym) : 0;
 	if (!c)
 		c = str_cmp_null(a->dso, b->dso);
 	if (!c)
@@ -430,14 +443,11 @@ static int cmp_entries(const void *pa, const void *pb, void *ctx)
 		case SORT_TID:
 			c = cmp_int(a->tid, b->tid);
 			break;
-		/* perf: entries without a map (symbol) after the others, and
-		 * among themselves by address (hex names of one width) */
 		case SORT_DSO:
-			c = ha->no_map != hb->no_map ? (ha->no_map ? 1 : -1) : str_cmp_null(a->dso, b->dso);
+			c = cmp_dso_key(ha->no_map, a->dso, hb->no_map, b->dso);
 			break;
-		case SORT_SYM:	/* two without symbol: equal here (perf's cmp_null) */
-			c = ha->no_sym != hb->no_sym ? (ha->no_sym ? 1 : -1) : ha->no_sym ? 0 :
-			    str_cmp_null(a->sym, b->sym);
+		case SORT_SYM:
+			c = cmp_sym_key(ha->no_sym, a->sym, hb->no_sym, b->sym);
 			break;
 		case SORT_CPU:
 			c = cmp_int(a->cpu, b->cpu);
@@ -461,7 +471,7 @@ static int cmp_entries(const void *pa, const void *pb, void *ctx)
 		if (c)
 			return c;
 	}
-	return cmp_added(ha, hb);
+	return cmp_added(a, ha->no_sym, b, hb->no_sym);
 }
 
 /* Do h's keys make cmp_entries cmp_default? */
@@ -583,31 +593,11 @@ static inline int cmp_keyed_def(const struct keyed_def *a, const struct keyed_de
 	int c;
 	if (a->key != b->key)
 		return a->key > b->key ? -1 : 1;
-	if (o->children && o->callchains && a->depth != b->depth && a->tid == b->tid) {
-		/* cmp_children's caller-above-callee rule */
-		if (o->callee_children)
-			return a->depth < b->depth ? -1 : 1;
-		return a->depth > b->depth ? -1 : 1;
-	}
-	if ((c = cmp_desc(a->self, b->self)) || (c = str_cmp_null(a->comm, b->comm)))
+	if ((c = cmp_depth(o, a->depth, a->tid, b->depth, b->tid)) || (c = cmp_desc(a->self, b->self)) ||
+	    (c = str_cmp_null(a->comm, b->comm)) || (c = cmp_dso_key(a->no_map, a->dso, b->no_map, b->dso)) ||
+	    (c = cmp_sym_key(a->no_sym, a->sym, b->no_sym, b->sym)))
 		return c;
-	if (a->no_map != b->no_map)
-		return a->no_map ? 1 : -1;
-	if ((c = str_cmp_null(a->dso, b->dso)))
-		return c;
-	if (a->no_sym != b->no_sym)
-		return a->no_sym ? 1 : -1;
-	if (!a->no_sym && (c = str_cmp_null(a->sym, b->sym)))
-		return c;
-	/* cmp_added */
-	c = a->no_sym && b->no_sym ? str_cmp_null(a->sym, b->sym) : 0;
-	if (!c)
-		c = str_cmp_null(a->dso, b->dso);
-	if (!c)
-		c = str_cmp_null(a->sym, b->sym);
-	if (c)
-		return c;
-	return a->e < b->e ? -1 : a->e > b->e;
+	return cmp_added(a->e, a->no_sym, b->e, b->no_sym);	/* rare: reads the entries */
 }
 
 #define CMP_KEYED_DEF(x, y) cmp_keyed_def(x, y, ctx)	/* ctx: the sort's, the hist's options */
