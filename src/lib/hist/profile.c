@@ -164,45 +164,53 @@ int profile_sideband(struct machine *m, const struct pd_record *r)
 	}
 }
 
-/* --stats: records by type, samples by event (every profile of the set
- * counts them all, as a pass of its own did). */
-static void count_record(const struct profile_set *set, const struct pd_record *r)
+/* --stats: records by type, samples by event (counts of the whole file:
+ * ps[0] keeps them, share_file_counts gives them to the others). */
+static void count_record(struct profile *rp, const struct pd_record *r)
 {
 	const struct perf_event_header *h = r->hdr;
-	for (size_t k = 0; k < set->n; k++) {
-		struct profile *rp = &set->ps[k];
-		if (h->type < PROFILE_RECORD_TYPES)
-			rp->nr_records[h->type]++;
-		if (h->type == PERF_RECORD_SAMPLE && r->event)
-			for (size_t i = 0; i < pd_nr_events(rp->file) && i < PROFILE_MAX_EVENTS; i++)
-				if (pd_event_at(rp->file, i) == r->event)
-					rp->event_samples[i]++;
-	}
+	if (h->type < PROFILE_RECORD_TYPES)
+		rp->nr_records[h->type]++;
+	if (h->type == PERF_RECORD_SAMPLE && r->event)
+		for (size_t i = 0; i < pd_nr_events(rp->file) && i < PROFILE_MAX_EVENTS; i++)
+			if (pd_event_at(rp->file, i) == r->event)
+				rp->event_samples[i]++;
 }
 
-/* The counts of the file's LOST and LOST_SAMPLES records, in every profile. */
-static int on_lost(const struct profile_set *set, const struct perf_event_header *h)
+/* The counts of the file's LOST and LOST_SAMPLES records, into rp (ps[0]). */
+static int on_lost(struct profile *rp, const struct perf_event_header *h)
 {
-	uint64_t lost = 0, filtered = 0;
 	if (h->type == PERF_RECORD_LOST) {
 		struct pd_lost l;
 		if (pd_decode_lost(h, h->size, &l) < 0)
 			return -EINVAL;
-		lost = l.rec.lost;
-	} else {
-		struct pd_lost_samples l;
-		if (pd_decode_lost_samples(h, h->size, &l) < 0)
-			return -EINVAL;
-		if (h->misc & PD_RECORD_MISC_LOST_SAMPLES_BPF)
-			filtered = l.rec.lost;	/* dropped on purpose by a BPF filter */
-		else
-			lost = l.rec.lost;
+		rp->lost += l.rec.lost;
+		return 0;
 	}
-	for (size_t k = 0; k < set->n; k++) {
-		set->ps[k].lost += lost;
-		set->ps[k].filtered += filtered;
-	}
+	struct pd_lost_samples l;
+	if (pd_decode_lost_samples(h, h->size, &l) < 0)
+		return -EINVAL;
+	if (h->misc & PD_RECORD_MISC_LOST_SAMPLES_BPF)
+		rp->filtered += l.rec.lost;	/* dropped on purpose by a BPF filter */
+	else
+		rp->lost += l.rec.lost;
 	return 0;
+}
+
+/* What ps[0] counted of the whole file (lost and filtered samples,
+ * malformed records, --stats), given to every profile of the set, as a
+ * pass of its own counted them. */
+static void share_file_counts(struct profile *ps, size_t n)
+{
+	for (size_t k = 1; k < n; k++) {
+		ps[k].lost = ps[0].lost;
+		ps[k].filtered = ps[0].filtered;
+		ps[k].malformed = ps[0].malformed;
+		ps[k].malformed_type = ps[0].malformed_type;
+		ps[k].malformed_offset = ps[0].malformed_offset;
+		memcpy(ps[k].nr_records, ps[0].nr_records, sizeof(ps[0].nr_records));
+		memcpy(ps[k].event_samples, ps[0].event_samples, sizeof(ps[0].event_samples));
+	}
 }
 
 static int on_record(void *ctx, const struct pd_record *r)
@@ -211,7 +219,7 @@ static int on_record(void *ctx, const struct pd_record *r)
 	const struct perf_event_header *h = r->hdr;
 
 	if (set->ps[0].count_records)
-		count_record(set, r);
+		count_record(&set->ps[0], r);
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
 		on_sample(set, r);
@@ -227,14 +235,13 @@ static int on_record(void *ctx, const struct pd_record *r)
 		return 0;
 	case PERF_RECORD_LOST:
 	case PERF_RECORD_LOST_SAMPLES:
-		if (on_lost(set, h) < 0)
+		if (on_lost(&set->ps[0], h) < 0)
 			break;
 		return 0;
 	default:
 		return 0;
 	}
-	for (size_t k = 0; k < set->n; k++)
-		malformed(&set->ps[k], r);
+	malformed(&set->ps[0], r);
 	return 0;
 }
 
@@ -460,6 +467,7 @@ int profile_build_set(struct profile *ps, size_t n, struct pd_file *f, const str
 	free(set.route);
 	if (err < 0)
 		return err;
+	share_file_counts(ps, n);
 	uint64_t t_decoded = now_ns();
 	agg_finish(rp->agg);
 	uint64_t t_joined = now_ns();
