@@ -207,38 +207,32 @@ static int parse_args(struct report_cli *c, int argc, char **argv)
 	return CLI_OK;
 }
 
-/* The input, refused like perf does when another user owns it, unless -f.
- * The first open of a run says when -f let such a file through. Each pass
- * opens it again. */
-static struct pd_file *open_input(const struct report_cli *c, bool first)
+/* The input, refused like perf does when another user owns it, unless -f
+ * (which is said when it let such a file through). */
+static struct pd_file *open_input(const struct report_cli *c)
 {
 	const struct report *rp = &c->rp;
 	long owner = -1;
-	/* -i - reads the standard input once (pd_stdin_file), the passes map
-	 * that file; the reader names what is wrong (with the hints of
+	/* -i - reads the standard input once (pd_stdin_file) and maps that
+	 * file; the reader names what is wrong (with the hints of
 	 * cli_init) */
 	struct pd_file *f = c->input_fd >= 0 ? pd_open_fd(c->input_fd, "standard input", NULL)
 					    : pd_open_owned(rp->input, c->force, &owner, NULL);
 	if (!f)
 		return NULL;
-	if (owner >= 0 && first)
+	if (owner >= 0)
 		pr_warn("reading %s although uid %ld owns it, as -f asks", rp->input, owner);
 	return f;
 }
 
-static struct pd_file *reopen_input(void *ctx)
-{
-	return open_input(ctx, false);
-}
-
-/* The input's events decide the passes; each pass reads it again. The
+/* The input's events decide the profiles, all made in one pass. The
  * output (a report is meant to be shared: 0644, written whole or not at
- * all) is opened once for every pass. */
+ * all) is opened once for all of them. */
 static int report_input(struct report_cli *c, struct hist_opts *ho)
 {
 	struct report *rp = &c->rp;
 	int ret = 1;
-	struct pd_file *f = open_input(c, true);
+	struct pd_file *f = open_input(c);
 	if (!f)
 		return 1;
 	struct ofile *of = NULL;
@@ -304,8 +298,7 @@ static void cli_init(struct report_cli *c)
 	log_set_hint(LOG_HINT_INPUT_TERMINAL, " ('bpfperf record -o - ... | bpfperf report -i -') or give -i FILE");
 	log_set_hint(LOG_HINT_OTHER_KALLSYMS, " with --kallsyms");
 	*c = (struct report_cli){ .rp = { .input = "perf.data", .children = -1, .callgraph = -1,
-					  .cg_threshold = -1, .cg_order = -1, .notes = stderr,
-					  .reopen = reopen_input, .ctx = c },
+					  .cg_threshold = -1, .cg_order = -1, .notes = stderr },
 				  .input_fd = -1 };
 	c->rp.hints = (struct report_hints){ .malformed = " (-vv tells why)",
 					     .filtered = " (record --filter or --bpf-object)",

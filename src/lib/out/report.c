@@ -144,10 +144,10 @@ bool report_event_sampled(const struct pd_event *e)
 	return !pd_event_is_dummy(e);
 }
 
-/* Which events get a pass of their own: rp->event's; a block per sampled
+/* Which events get a profile of their own: rp->event's; a block per sampled
  * event in the text output and in JSON ("events"); with folded stacks,
  * every event weighted by period with the off-CPU ones under an [off-cpu]
- * frame when the recording has off-CPU samples. Else one pass over every
+ * frame when the recording has off-CPU samples. Else one profile of every
  * event (the flame graph, folded stacks). */
 int report_pick_events(struct report *rp, const struct pd_file *f, bool text, size_t *idx, size_t *n)
 {
@@ -376,11 +376,6 @@ int report_passes(struct report *rp, const struct hist_opts *ho, bool callgraph,
 		events[i] = pd_event_at(f, idx[i]);
 		off_cpu[i] = !strcmp(events[i]->name, OFF_CPU_EVENT_NAME);
 	}
-	pd_close(f);	/* opened again for the pass: the first one's index is not kept */
-	if (!(f = rp->reopen(rp->ctx)))
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		events[i] = pd_event_at(f, idx[i]);
 	size_t np = n ? n : 1;
 	struct profile *p = xcalloc(np, sizeof(*p));
 	struct profile_opts po = rp->po;

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* A report of a perf.data file as perf report makes it: its call graphs
- * decided against the file, the events that get a pass of their own, then
- * each pass's profile (hist/profile.h) written as the table, JSON, folded
+ * decided against the file, the events that get a profile of their own,
+ * then each profile (hist/profile.h) written as the table, JSON, folded
  * stacks or a flame graph page, with the notes on the file (samples lost,
  * filtered, malformed records, why there are none).
  *
- *   struct report rp = { .input = ..., options ..., .out = ..., .reopen = ... };
+ *   struct report rp = { .input = ..., options ..., .out = ... };
  *   report_views(&rp, &ho);                       (and hist/report_setup.h's keys)
  *   report_cg_resolve(&rp, f, &ho, &callgraph);
  *   report_pick_events(&rp, f, text, idx, &n);
@@ -72,8 +72,6 @@ struct report {
 	FILE *out;			/* the report (not the flame graph page) */
 	FILE *notes;			/* the notes on the file (standard error) */
 	struct report_hints hints;
-	struct pd_file *(*reopen)(void *ctx);	/* the input again, for each pass; NULL logged */
-	void *ctx;
 	/* resolved (report_views, report_cg_resolve), and the current pass */
 	struct profile_opts po;		/* what every pass shares (views, symbols) */
 	bool cg_dwarf;			/* the file's user call graphs need DWARF unwinding */
@@ -101,12 +99,12 @@ int report_cg_resolve(struct report *rp, const struct pd_file *f, struct hist_op
 
 /* Does e carry samples (not perf's dummy event)? */
 bool report_event_sampled(const struct pd_event *e);
-/* Which events of f get a pass of their own (see out/report.c): their
- * indexes in idx (64 at most), *n = 0 for a single pass over every event.
+/* Which events of f get a profile of their own (see out/report.c): their
+ * indexes in idx (64 at most), *n = 0 for one profile of every event.
  * -ENOENT after naming rp->event missing (and listing f's events). */
 int report_pick_events(struct report *rp, const struct pd_file *f, bool text, size_t *idx, size_t *n);
-/* The profiles of the events picked, from one pass over the input
- * (profile_build_set; f is closed and the input opened again), written to
+/* The profiles of the events picked, from one pass over f
+ * (profile_build_set; f is closed after), written to
  * rp->out or the flame graph page, one block per event. 0 or -1 (reported;
  * a write error is rp->out's to report). */
 int report_passes(struct report *rp, const struct hist_opts *ho, bool callgraph, struct pd_file *f,
