@@ -47,9 +47,7 @@ struct chunk {
 struct aggregator {
 	struct machine *m;
 	bool want_srcline;		/* the hist sorts by srcline: find the sampled frame's */
-	struct hist *h;			/* hs[0], whose options all share */
-	struct hist **hs;
-	size_t nh;
+	struct hist **hs;		/* agg_new's; options from hs[0], which all share */
 	const char *s_unknown;	/* the machine's "[unknown]" */
 	bool threaded;
 	pthread_t worker;
@@ -95,7 +93,7 @@ static enum addr_space marker_space(uint64_t m)
  * (children's default, -G), the sample's own for the cursor's first node. */
 static void carry_levels(const struct aggregator *a, struct hist_frame *f, uint32_t n)
 {
-	const struct hist_opts *o = hist_opts(a->h);
+	const struct hist_opts *o = hist_opts(a->hs[0]);
 	if (n < 2)
 		return;
 	if (hist_outer_first(o)) {
@@ -191,10 +189,8 @@ struct aggregator *agg_new(struct machine *m, struct hist *const *hs, size_t nh,
 	struct aggregator *a = xcalloc(1, sizeof(*a));
 	struct hist *h = hs[0];
 	a->m = m;
-	a->h = h;
 	a->hs = xmalloc(nh * sizeof(*a->hs));
 	memcpy(a->hs, hs, nh * sizeof(*a->hs));
-	a->nh = nh;
 	a->s_unknown = machine_intern(m, "[unknown]");
 	for (int k = 0; k < hist_opts(h)->nkeys; k++)
 		a->want_srcline |= hist_opts(h)->keys[k] == SORT_SRCLINE;
