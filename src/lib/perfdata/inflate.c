@@ -10,19 +10,6 @@
 #include <string.h>
 #include <zstd.h>
 
-/* The bytes the record at off takes: its size, plus the tracepoint formats
- * a HEADER_TRACING_DATA record is followed by (a stream's); 0 for a record
- * that is bad or runs past end. */
-static uint64_t record_span(const struct pd_file *f, uint64_t off, uint64_t end,
-			    struct perf_event_header *hdr)
-{
-	memcpy(hdr, f->buf + off, sizeof(*hdr));
-	if (hdr->size < sizeof(*hdr) || hdr->size > end - off)
-		return 0;
-	uint64_t extra = pd_trailing_data_size(f, off, hdr);
-	return extra > end - off - hdr->size ? 0 : hdr->size + extra;
-}
-
 /* Whether the data section has a COMPRESSED record before the first bad
  * record, if any. */
 static bool has_compressed(const struct pd_file *f)
@@ -30,7 +17,7 @@ static bool has_compressed(const struct pd_file *f)
 	uint64_t start = f->data_off, end = f->data_off + f->data_size, off, span;
 	struct perf_event_header hdr;
 	for (off = start; end - off >= sizeof(hdr); off += span)
-		if (!(span = record_span(f, off, end, &hdr)) || hdr.type == PD_RECORD_COMPRESSED)
+		if (!(span = pd_record_span(f, off, end, &hdr)) || hdr.type == PD_RECORD_COMPRESSED)
 			return span && hdr.type == PD_RECORD_COMPRESSED;
 	return false;
 }
@@ -58,7 +45,7 @@ int pd_inflate_data(struct pd_file *f)
 	memcpy(out, f->buf, start);
 	int ret = 0;
 	for (off = start; off < end; off += span) {
-		if (end - off < sizeof(hdr) || !(span = record_span(f, off, end, &hdr)))
+		if (end - off < sizeof(hdr) || !(span = pd_record_span(f, off, end, &hdr)))
 			break;	/* copied as it is below: pd_index reports it */
 		if (hdr.type != PD_RECORD_COMPRESSED) {	/* with a stream's formats */
 			ARRAY_GROW_RAW(out, cap, len + span);

@@ -305,6 +305,16 @@ uint64_t pd_trailing_data_size(const struct pd_file *f, uint64_t off,
 	return n;
 }
 
+uint64_t pd_record_span(const struct pd_file *f, uint64_t off, uint64_t end,
+			struct perf_event_header *hdr)
+{
+	memcpy(hdr, f->buf + off, sizeof(*hdr));
+	if (hdr->size < sizeof(*hdr) || hdr->size > end - off)
+		return 0;
+	uint64_t extra = pd_trailing_data_size(f, off, hdr);
+	return extra > end - off - hdr->size ? 0 : hdr->size + extra;
+}
+
 /* Pipe mode: attrs and features are records inside the stream. */
 static int open_pipe_mode(struct pd_file *f)
 {
@@ -314,15 +324,12 @@ static int open_pipe_mode(struct pd_file *f)
 	f->unterminated = true;	/* a stream ends where its writer stopped */
 	while (pos + sizeof(struct perf_event_header) <= f->len) {
 		struct perf_event_header hdr;
-		memcpy(&hdr, f->buf + pos, sizeof(hdr));
-		if (hdr.size < sizeof(hdr) || hdr.size > f->len - pos)
+		uint64_t span = pd_record_span(f, pos, f->len, &hdr);
+		if (!span)
 			break;	/* reported by pd_process */
-		uint64_t extra = pd_trailing_data_size(f, pos, &hdr);
-		if (extra > f->len - pos - hdr.size)
-			break;
 		if (hdr.type == PD_RECORD_HEADER_TRACING_DATA) {
 			f->feats[PD_FEAT_TRACING_DATA].data = f->buf + pos + hdr.size;
-			f->feats[PD_FEAT_TRACING_DATA].len = extra;
+			f->feats[PD_FEAT_TRACING_DATA].len = span - hdr.size;
 		} else if (hdr.type == PD_RECORD_HEADER_ATTR) {
 			const uint8_t *p = f->buf + pos + sizeof(struct pd_rec_header_attr);
 			size_t body = hdr.size - sizeof(struct pd_rec_header_attr);
@@ -349,7 +356,7 @@ static int open_pipe_mode(struct pd_file *f)
 				f->feats[fr.feat_id].len = hdr.size - sizeof(fr);
 			}
 		}
-		pos += hdr.size + extra;
+		pos += span;
 	}
 	if (f->nevents == 0) {
 		pd_err(f, "pipe-mode file has no HEADER_ATTR record: no events");

@@ -64,6 +64,11 @@ void pd_err(const struct pd_file *f, const char *fmt, ...)
  * HEADER_TRACING_DATA record at off (not counted in its size), else 0. */
 uint64_t pd_trailing_data_size(const struct pd_file *f, uint64_t off,
 			       const struct perf_event_header *hdr);
+/* reader.c: the bytes the record at off takes (its header copied to *hdr):
+ * its size plus those formats; 0 for a record that is bad or runs past
+ * end (the callers that only scan stop there; pd_index names the fault). */
+uint64_t pd_record_span(const struct pd_file *f, uint64_t off, uint64_t end,
+			struct perf_event_header *hdr);
 
 /* inflate.c: the data section with each COMPRESSED record replaced by what
  * it decompresses to (perf record -z); a file without one is left alone. */
