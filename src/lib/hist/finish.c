@@ -388,17 +388,19 @@ static inline int cmp_sym_key(bool no_a, const char *a, bool no_b, const char *b
 /* Entries equal on every key: perf's order of adding them, which is by its
  * keys' own comparisons: symbol-less ones by address (their "%#.16llx"
  * names sort as their values), the same symbol name in two dsos by dso. */
-static inline int cmp_added(const struct hist_entry *a, bool no_sym_a, const struct hist_entry *b,
-			    bool no_sym_b)
+static inline int cmp_added(const char *dso_a, const char *sym_a, bool no_sym_a, const void *id_a,
+			    const char *dso_b, const char *sym_b, bool no_sym_b, const void *id_b)
 {
-	int c = no_sym_a && no_sym_b ? str_cmp_null(a->sym, b->sym) : 0;
+	/* the names as arguments: the default-key sort passes its copies
+	 * (ties on every key are common: two entries without symbol) */
+	int c = no_sym_a && no_sym_b ? str_cmp_null(sym_a, sym_b) : 0;
 	if (!c)
-		c = str_cmp_null(a->dso, b->dso);
+		c = str_cmp_null(dso_a, dso_b);
 	if (!c)
-		c = str_cmp_null(a->sym, b->sym);
+		c = str_cmp_null(sym_a, sym_b);
 	if (c)
 		return c;
-	return a < b ? -1 : a > b;
+	return id_a < id_b ? -1 : id_a > id_b;
 }
 
 /* perf's order of the entries: one case per sort key, in the keys' order
@@ -471,7 +473,7 @@ static int cmp_entries(const void *pa, const void *pb, void *ctx)
 		if (c)
 			return c;
 	}
-	return cmp_added(a, ha->no_sym, b, hb->no_sym);
+	return cmp_added(a->dso, a->sym, ha->no_sym, a, b->dso, b->sym, hb->no_sym, b);
 }
 
 /* Do h's keys make cmp_entries cmp_default? */
@@ -597,7 +599,7 @@ static inline int cmp_keyed_def(const struct keyed_def *a, const struct keyed_de
 	    (c = str_cmp_null(a->comm, b->comm)) || (c = cmp_dso_key(a->no_map, a->dso, b->no_map, b->dso)) ||
 	    (c = cmp_sym_key(a->no_sym, a->sym, b->no_sym, b->sym)))
 		return c;
-	return cmp_added(a->e, a->no_sym, b->e, b->no_sym);	/* rare: reads the entries */
+	return cmp_added(a->dso, a->sym, a->no_sym, a->e, b->dso, b->sym, b->no_sym, b->e);
 }
 
 #define CMP_KEYED_DEF(x, y) cmp_keyed_def(x, y, ctx)	/* ctx: the sort's, the hist's options */
