@@ -32,11 +32,13 @@ need_tracefs() {
   [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
   [ -d /sys/kernel/tracing/events ] || skip "tracefs is not mounted and cannot be mounted"
 }
-# expect_fail DESCRIPTION PATTERN CMD...: CMD must exit non-zero and print PATTERN on stderr.
+# expect_fail DESCRIPTION PATTERN CMD...: CMD must exit non-zero, not by a signal
+# (a crash, an ASan abort), and print PATTERN on stderr.
 expect_fail() {
   desc=$1; pat=$2; shift 2
-  if "$@" >"$TMP/out" 2>"$TMP/err"; then fail "$desc: exited 0"; fi
-  rc=$?
+  rc=0
+  "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
+  [ $rc != 0 ] || fail "$desc: exited 0"
   [ $rc -ge 128 ] && { cat "$TMP/err"; fail "$desc: killed by signal $((rc - 128))"; }
   grep -qiE -e "$pat" "$TMP/err" || { cat "$TMP/err"; fail "$desc: stderr lacks /$pat/"; }
   ok "$desc"
