@@ -22,6 +22,8 @@ static const struct command commands[] = {
 	{ "stat",   cmd_stat,   "Count events like perf stat, in its output formats" },
 	{ "trace",  cmd_trace,  "strace-like syscall tracing and summaries with BPF" },
 	{ "lock",   cmd_lock,   "Kernel lock contention with BPF (lock contention)" },
+	{ "latency", cmd_latency, "Function latency histograms with BPF (perf ftrace latency)" },
+	{ "ftrace", cmd_ftrace, "perf's spelling: 'ftrace latency' is 'latency'" },
 };
 
 static void usage(FILE *f)

@@ -10,5 +10,7 @@ int cmd_run(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_lock(int argc, char **argv);
+int cmd_latency(int argc, char **argv);
+int cmd_ftrace(int argc, char **argv);
 
 #endif

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* latency_target: a test program with functions of known duration and
+ * call counts, for bpfperf latency's tests (tests/integration/test_latency*.sh).
+ *
+ *   latency_target sleep N          lt_sleep3ms() N times: each one
+ *                                   clock_nanosleep(CLOCK_MONOTONIC, 3 ms),
+ *                                   exactly one such system call per call
+ *   latency_target recurse D K      lt_recurse(D) K times: D nested calls,
+ *                                   each level sleeping 1 ms before it recurses
+ *   latency_target nanosleep N      the nanosleep system call (not glibc's
+ *                                   nanosleep(), which uses clock_nanosleep)
+ *                                   N times, 1 ms each
+ *   latency_target spin N           lt_empty() N times (per-call cost)
+ *
+ * Prints "calls: N" (the calls made at the outermost level) and exits 0. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static long sleep_ns(long clock_call, long ns)
+{
+	struct timespec ts = { .tv_sec = ns / 1000000000L, .tv_nsec = ns % 1000000000L };
+	if (clock_call)
+		return syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, 0, &ts, NULL);
+	return syscall(SYS_nanosleep, &ts, NULL);
+}
+
+__attribute__((noinline, used)) void lt_sleep3ms(void)
+{
+	sleep_ns(1, 3000000L);
+	__asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline, used)) int lt_recurse(int depth)
+{
+	sleep_ns(1, 1000000L);
+	int r = depth > 1 ? lt_recurse(depth - 1) + 1 : 1;
+	__asm__ volatile("" ::: "memory");
+	return r;
+}
+
+__attribute__((noinline, used)) int lt_empty(int x)
+{
+	__asm__ volatile("" ::: "memory");
+	return x + 1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: latency_target sleep N | recurse DEPTH K | nanosleep N | spin N\n");
+		return 2;
+	}
+	long n = atol(argv[2]), calls = 0;
+	if (!strcmp(argv[1], "sleep")) {
+		for (long i = 0; i < n; i++, calls++)
+			lt_sleep3ms();
+	} else if (!strcmp(argv[1], "recurse") && argc > 3) {
+		long k = atol(argv[3]);
+		for (long i = 0; i < k; i++, calls++)
+			if (lt_recurse((int)n) != (int)n)
+				return 1;
+	} else if (!strcmp(argv[1], "nanosleep")) {
+		for (long i = 0; i < n; i++, calls++)
+			sleep_ns(0, 1000000L);
+	} else if (!strcmp(argv[1], "spin")) {
+		int x = 0;
+		for (long i = 0; i < n; i++, calls++)
+			x = lt_empty(x);
+		if (x != (int)n)
+			return 1;
+	} else {
+		fprintf(stderr, "latency_target: unknown mode '%s'\n", argv[1]);
+		return 2;
+	}
+	printf("calls: %ld\n", calls);
+	return 0;
+}
