@@ -269,7 +269,8 @@ int cmd_latency(int argc, char **argv)
 		return cli_exit_status(err);
 	}
 	stop_signals_install(true);
-	if (o.target.argv && (err = workload_prepare(&wl, o.target.argv)) < 0)
+	/* JSON on standard output: the workload's own output goes to the standard error */
+	if (o.target.argv && (err = workload_prepare_redirected(&wl, o.target.argv, o.json)) < 0)
 		ret = workload_failed_status(err);
 	else
 		ret = run_latency(&o, &fs, &wl);

@@ -11,8 +11,13 @@
  *                                   nanosleep(), which uses clock_nanosleep)
  *                                   N times, 1 ms each
  *   latency_target spin N           lt_empty() N times (per-call cost)
+ *   latency_target exitin N         N threads, one after the other, each
+ *                                   calling lt_exit_inside(), which ends its
+ *                                   thread (the exit system call) and never
+ *                                   returns
  *
  * Prints "calls: N" (the calls made at the outermost level) and exits 0. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +53,20 @@ __attribute__((noinline, used)) int lt_empty(int x)
 	return x + 1;
 }
 
+__attribute__((noinline, used)) void lt_exit_inside(void)
+{
+	sleep_ns(1, 1000000L);
+	syscall(SYS_exit, 0);	/* this thread only; pthread_join still sees it */
+	__asm__ volatile("" ::: "memory");
+}
+
+static void *exit_thread(void *arg)
+{
+	(void)arg;
+	lt_exit_inside();
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -72,6 +91,12 @@ int main(int argc, char **argv)
 			x = lt_empty(x);
 		if (x != (int)n)
 			return 1;
+	} else if (!strcmp(argv[1], "exitin")) {
+		for (long i = 0; i < n; i++, calls++) {
+			pthread_t t;
+			if (pthread_create(&t, NULL, exit_thread, NULL) || pthread_join(t, NULL))
+				return 1;
+		}
 	} else {
 		fprintf(stderr, "latency_target: unknown mode '%s'\n", argv[1]);
 		return 2;
