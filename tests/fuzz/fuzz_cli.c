@@ -85,6 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		{ "record", fuzz_cli_record }, { "report", fuzz_cli_report },
 		{ "stat", fuzz_cli_stat },     { "trace", fuzz_cli_trace },
 		{ "contention", fuzz_cli_lock }, { "run", fuzz_cli_run },
+		{ "latency", fuzz_cli_latency },
 	};
 	if (!size)
 		return 0;

@@ -10,7 +10,7 @@ cd "$TMP"
 # rc CMD...: the exit status of CMD (stdout/stderr kept in $TMP/out, $TMP/err)
 rc() { "$@" >"$TMP/out" 2>"$TMP/err"; echo $?; }
 
-for c in record report run stat trace "lock contention"; do
+for c in record report run stat trace "lock contention" latency; do
   [ "$(rc "$BPFPERF" $c --help)" = 0 ] || fail "$c --help: exit not 0"
   grep -q -- "-v, --verbose" "$TMP/out" || fail "$c --help does not list -v"
   grep -q "^usage: bpfperf $c" "$TMP/out" || fail "$c --help: no usage line"
@@ -38,18 +38,20 @@ bad --pid "$BPFPERF" stat -p ','
 bad --repeat "$BPFPERF" stat -r abc -- true
 bad --pid "$BPFPERF" record -p '' -o x.data
 bad --pid "$BPFPERF" record -p ',' -o x.data
+bad --bucket-range "$BPFPERF" latency --bucket-range abc -T syscall:read
+bad --interval "$BPFPERF" latency -i 0 -T syscall:read
 bad --core-btf "$BPFPERF" run "$BUILD/examples/tracex4.bpf.o" --core-btf bad
 ok "bad values exit 2 in one shape"
 
 # A pid that does not exist: exit 2 everywhere.
-for c in "record -o x.data" "stat" "trace" "run $BUILD/examples/tracex4.bpf.o"; do
+for c in "record -o x.data" "stat" "trace" "run $BUILD/examples/tracex4.bpf.o" "latency -T syscall:read"; do
   [ "$(rc "$BPFPERF" $c -p 999999999)" = 2 ] || { cat "$TMP/err"; fail "$c -p missing: exit not 2"; }
   grep -q "no such process" "$TMP/err" || { cat "$TMP/err"; fail "$c -p missing: message"; }
 done
 ok "a missing pid exits 2"
 
 # A command that does not exist: 127 everywhere, one message.
-for c in "record -o x.data" "stat" "trace" "run $BUILD/examples/tracex4.bpf.o"; do
+for c in "record -o x.data" "stat" "trace" "run $BUILD/examples/tracex4.bpf.o" "latency -T syscall:read"; do
   [ "$(rc "$BPFPERF" $c -- no-such-command-xyz)" = 127 ] || { cat "$TMP/err"; fail "$c no command: exit not 127"; }
   grep -q "cannot run 'no-such-command-xyz': No such file or directory" "$TMP/err" || { cat "$TMP/err"; fail "$c no command: message"; }
 done
