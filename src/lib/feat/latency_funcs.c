@@ -61,6 +61,7 @@ static struct latency_func *add(struct latency_funcs *f, enum latency_kind kind,
 struct names {
 	char **v;
 	size_t n, cap;
+	uint64_t *addr;		/* kallsyms_text: each name's address */
 };
 
 static void names_add(struct names *s, const char *name, size_t len)
@@ -68,7 +69,9 @@ static void names_add(struct names *s, const char *name, size_t len)
 	if (s->n == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 1024;
 		s->v = xrealloc(s->v, s->cap * sizeof(*s->v));
+		s->addr = xrealloc(s->addr, s->cap * sizeof(*s->addr));
 	}
+	s->addr[s->n] = 0;
 	char *c = xmalloc(len + 1);
 	memcpy(c, name, len);
 	c[len] = 0;
@@ -80,6 +83,7 @@ static void names_free(struct names *s)
 	for (size_t i = 0; i < s->n; i++)
 		free(s->v[i]);
 	free(s->v);
+	free(s->addr);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -108,7 +112,14 @@ static void names_sort_uniq(struct names *s)
 	s->n = o;
 }
 
-/* The text symbols of /proc/kallsyms matching pattern (NULL: all). */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The text symbols of /proc/kallsyms matching pattern (NULL: all), with
+ * their addresses (not sorted). */
 static void kallsyms_text(const char *pattern, struct names *out)
 {
 	FILE *f = fopen("/proc/kallsyms", "r");
@@ -123,8 +134,10 @@ static void kallsyms_text(const char *pattern, struct names *out)
 		size_t len = strcspn(name, " \t\n");
 		char c = name[len];
 		name[len] = 0;
-		if (!pattern || !fnmatch(pattern, name, 0))
+		if (!pattern || !fnmatch(pattern, name, 0)) {
 			names_add(out, name, len);
+			out->addr[out->n - 1] = strtoull(line, NULL, 16);
+		}
 		name[len] = c;
 	}
 	fclose(f);
@@ -185,17 +198,53 @@ static bool kernel_func_exists(const char *name)
 	return found;
 }
 
+/* The addresses ftrace can hook, sorted: those of the text symbols named
+ * in available_filter_functions. The file names one symbol per address, so
+ * an alias at the same address (__x64_sys_getppid of __do_sys_getppid) is
+ * hookable too. NULL when the file cannot be read. */
+static uint64_t *hookable_addrs(size_t *n)
+{
+	struct names ff = { 0 }, all = { 0 };
+	if (!ftrace_functions(&ff))
+		return NULL;
+	kallsyms_text(NULL, &all);
+	uint64_t *a = xmalloc((all.n ? all.n : 1) * sizeof(*a));
+	*n = 0;
+	for (size_t i = 0; i < all.n; i++)
+		if (all.addr[i] && names_has(&ff, all.v[i]))
+			a[(*n)++] = all.addr[i];
+	names_free(&ff);
+	names_free(&all);
+	qsort(a, *n, sizeof(*a), cmp_u64);
+	return a;
+}
+
 static int expand_glob(const char *pattern, struct latency_funcs *f)
 {
-	struct names m = { 0 }, hookable = { 0 };
+	struct names m = { 0 };
 	kallsyms_text(pattern, &m);
+	size_t nhook = 0;
+	uint64_t *hook = m.n ? hookable_addrs(&nhook) : NULL;
+	/* kallsyms without addresses (kptr_restrict) cannot be matched */
+	bool have_ftrace = hook && nhook;
 	if (!m.n)
 		btf_func_names(pattern, &m);
-	names_sort_uniq(&m);
-	bool have_ftrace = ftrace_functions(&hookable);
+	/* sort by name, keeping each address with its name */
+	size_t *ord = xmalloc((m.n ? m.n : 1) * sizeof(*ord));
+	for (size_t i = 0; i < m.n; i++)
+		ord[i] = i;
+	for (size_t i = 1; i < m.n; i++)	/* insertion sort: matches are few */
+		for (size_t j = i; j > 0 && strcmp(m.v[ord[j - 1]], m.v[ord[j]]) > 0; j--) {
+			size_t t = ord[j];
+			ord[j] = ord[j - 1];
+			ord[j - 1] = t;
+		}
 	size_t kept = 0, total = 0;
-	for (size_t i = 0; i < m.n; i++) {
-		if (have_ftrace && !names_has(&hookable, m.v[i]))
+	for (size_t k = 0; k < m.n; k++) {
+		size_t i = ord[k];
+		if (k && !strcmp(m.v[i], m.v[ord[k - 1]]))
+			continue;
+		if (have_ftrace && !bsearch(&m.addr[i], hook, nhook, sizeof(*hook), cmp_u64))
 			continue;
 		if (strchr(m.v[i], '.'))	/* foo.isra.0, foo.cold: not callable by name */
 			continue;
@@ -206,8 +255,9 @@ static int expand_glob(const char *pattern, struct latency_funcs *f)
 			kept++;
 		}
 	}
+	free(ord);
+	free(hook);
 	names_free(&m);
-	names_free(&hookable);
 	if (!total) {
 		pr_err("no kernel function matches '%s'%s; check the pattern (globs use *, ? and [...], "
 		       "matched against /proc/kallsyms)", pattern,
