@@ -11,12 +11,14 @@
  *                                   nanosleep(), which uses clock_nanosleep)
  *                                   N times, 1 ms each
  *   latency_target spin N           lt_empty() N times (per-call cost)
+ *   latency_target getppid N        the getppid system call N times
  *   latency_target exitin N         N threads, one after the other, each
  *                                   calling lt_exit_inside(), which ends its
  *                                   thread (the exit system call) and never
  *                                   returns
  *
- * Prints "calls: N" (the calls made at the outermost level) and exits 0. */
+ * Prints "calls: N" (the calls made at the outermost level) and "loop_ns: T"
+ * (the loop's wall-clock time, for bench/bench_latency.sh) and exits 0. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,10 +72,12 @@ static void *exit_thread(void *arg)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: latency_target sleep N | recurse DEPTH K | nanosleep N | spin N\n");
+		fprintf(stderr, "usage: latency_target sleep N | recurse DEPTH K | nanosleep N | spin N | getppid N | exitin N\n");
 		return 2;
 	}
 	long n = atol(argv[2]), calls = 0;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!strcmp(argv[1], "sleep")) {
 		for (long i = 0; i < n; i++, calls++)
 			lt_sleep3ms();
@@ -91,6 +95,9 @@ int main(int argc, char **argv)
 			x = lt_empty(x);
 		if (x != (int)n)
 			return 1;
+	} else if (!strcmp(argv[1], "getppid")) {
+		for (long i = 0; i < n; i++, calls++)
+			syscall(SYS_getppid);
 	} else if (!strcmp(argv[1], "exitin")) {
 		for (long i = 0; i < n; i++, calls++) {
 			pthread_t t;
@@ -101,6 +108,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "latency_target: unknown mode '%s'\n", argv[1]);
 		return 2;
 	}
-	printf("calls: %ld\n", calls);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("calls: %ld\nloop_ns: %lld\n", calls,
+	       (long long)(t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec));
 	return 0;
 }
