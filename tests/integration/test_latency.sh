@@ -32,7 +32,11 @@ def nb(f):
 print(eval(sys.argv[2]))
 PY
 }
-run() { "$BPFPERF" latency "$@" >out 2>err || { cat err; fail "bpfperf latency $*: exit $?"; }; }
+run() {
+  "$BPFPERF" latency "$@" >out 2>err
+  _s=$?
+  [ $_s = 0 ] || { cat err; fail "bpfperf latency $*: exit $_s"; }
+}
 # timed CHECK: run the shell code CHECK (a run and its test, 0 when it
 # holds) up to 3 times: a wake-up that a busy machine delays past a bucket's
 # bound is a true measurement, not a fault; counts are exact every time
