@@ -5,8 +5,9 @@
 # in the same run: a user function through a uprobe/uretprobe pair
 # (latency_target spin: an empty function) and a system call through
 # raw_syscalls sys_enter/sys_exit (latency_target getppid). The workload
-# times its own loop, so the tools' start-up is left out:
-#   cost per call = (loop time traced - loop time untraced) / calls
+# measures the CPU time its loop used (user + system, where the probes run),
+# so the tools' start-up and the other load of a shared machine are left out:
+#   cost per call = (loop CPU time traced - untraced) / calls
 # Median of REPS interleaved runs; prints a markdown table. Not a test:
 # figures vary with the machine. Needs root and bpftrace.
 #   BPFPERF=build/bpfperf BUILD=build REPS=3 NU=100000 NS=500000 sh bench/bench_latency.sh
@@ -24,8 +25,8 @@ cd "$OUT"
 command -v bpftrace >/dev/null || { echo "needs bpftrace" >&2; exit 2; }
 NR=$(printf '#include <sys/syscall.h>\nSYS_getppid\n' | cc -E -P - | tail -1)
 
-# the workload's loop time in ns, from its "loop_ns:" line
-loop() { "$@" 2>/dev/null | sed -n 's/^loop_ns: //p' | tail -1; }
+# the CPU time of the workload's loop in ns, from its "cpu_ns:" line
+loop() { "$@" 2>/dev/null | sed -n 's/^cpu_ns: //p' | tail -1; }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 UPROG="uprobe:$LT:lt_empty /pid == cpid/ { @start[tid] = nsecs; }
