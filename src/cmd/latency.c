@@ -18,6 +18,7 @@
 #include "log.h"
 #include "out/latency_print.h"
 #include "skel/skel.h"
+#include "target/cgroup.h"
 #include "target/target.h"
 #include "util.h"
 
@@ -267,6 +268,14 @@ int cmd_latency(int argc, char **argv)
 	if (err < 0) {
 		latency_cli_free(&o);
 		return cli_exit_status(err);
+	}
+	uint64_t cg_id;
+	if (o.cgroup && (err = cgroup_id_of_path(o.cgroup, &cg_id)) < 0) {
+		pr_err("no cgroup '%s' (%s): give a cgroup v2 path relative to its mount (%s)", o.cgroup,
+		       log_strerr(err), cgroup2_mount() ? cgroup2_mount() : "cgroup v2 is not mounted");
+		latency_funcs_free(&fs);
+		latency_cli_free(&o);
+		return EXIT_USAGE;
 	}
 	stop_signals_install(true);
 	/* JSON on standard output: the workload's own output goes to the standard error */

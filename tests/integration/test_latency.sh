@@ -111,6 +111,37 @@ grep -q "^No data found$" out && grep -q "^# not measured: 0 nested deeper than 
   { cat out; fail "threads exiting in the call: the text"; }
 ok "5 threads exiting inside the function: 5 counted as exited, none in the histogram"
 
+# ---- targets: -p and --tid (one of two processes), -C (one of two CPUs), -G ----
+"$LT" sleep 100000 >/dev/null &
+p1=$!
+"$LT" sleep 100000 >/dev/null &
+p2=$!
+echo "$p1 $p2" | tr ' ' '\n' >>"$TMP/pids"
+for t in "-p $p1" "--tid $p1"; do
+  run --json $t --duration 1 -T "$LT:lt_sleep3ms"
+  c=$(js out 'f["stats"]["count"]')
+  # 1 s of 3 ms calls: about 330 for one process, twice that for both
+  [ "$c" -gt 100 ] && [ "$c" -lt 400 ] || { cat out; fail "$t: $c calls, expected one process's (100-400)"; }
+  ok "$t: $c calls of one process of two"
+done
+kill $p1 $p2 2>/dev/null
+if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
+  run --json -a -C 1 -T "$LT:lt_sleep3ms" -- sh -c "taskset -c 0 $LT sleep 20 & taskset -c 1 $LT sleep 30 & wait"
+  [ "$(js out 'f["stats"]["count"]')" = 30 ] || { cat out; fail "-C 1: expected the 30 calls of the process on CPU 1"; }
+  ok "-C 1: the 30 calls on CPU 1, not the 20 on CPU 0"
+fi
+CG=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+G=bpfperf-lat-$$
+if [ -n "$CG" ] && mkdir "$CG/$G" 2>/dev/null; then
+  run --json -a -G "$G" -T "$LT:lt_sleep3ms" -- sh -c "sh -c 'echo \$\$ > $CG/$G/cgroup.procs; exec $LT sleep 20' & $LT sleep 30 & wait"
+  c=$(js out 'f["stats"]["count"]')
+  rmdir "$CG/$G"
+  [ "$c" = 20 ] || { cat out; fail "-G: $c calls, expected the 20 of the process in the cgroup"; }
+  ok "-G: the 20 calls in the cgroup, not the 30 outside"
+else
+  echo "note: no cgroup v2 to make a cgroup in: -G not checked"
+fi
+
 # ---- -e BEGIN,END: the nanosleep syscall's tracepoints, N calls ----
 if [ -d /sys/kernel/tracing/events/syscalls/sys_enter_nanosleep ]; then
   run --json -e syscalls:sys_enter_nanosleep,syscalls:sys_exit_nanosleep -- "$LT" nanosleep 20
@@ -202,4 +233,6 @@ usage "max below min + range" "must be at least the minimum" --bucket-range 10 -
 usage "too many buckets" "at most 256" --bucket-range 1 --max-latency 100000 -T syscall:read
 usage "bad interval" "invalid --interval 'x'" -i x -T syscall:read
 usage "duplicate function" "given twice" -T syscall:read -T syscall:read
+usage "a cgroup that does not exist" "no cgroup 'bpfperf-no-such-cg'" -a -G bpfperf-no-such-cg -T syscall:read
+usage "a CPU list out of range" "invalid --cpu|CPU" -C 99999 -T syscall:read
 ok "bad input: exit 2, nothing attached"
