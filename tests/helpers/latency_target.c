@@ -6,10 +6,12 @@
  *                                   clock_nanosleep(CLOCK_MONOTONIC, 3 ms),
  *                                   exactly one such system call per call
  *   latency_target recurse D K      lt_recurse(D) K times: D nested calls,
- *                                   each level sleeping 1 ms before it recurses
+ *                                   each level sleeping 1.5 ms before it
+ *                                   recurses (depth d: 1.5 d ms, clear of the
+ *                                   log2 bounds 1024 and 2048 us)
  *   latency_target nanosleep N      the nanosleep system call (not glibc's
  *                                   nanosleep(), which uses clock_nanosleep)
- *                                   N times, 1 ms each
+ *                                   N times, 1.5 ms each
  *   latency_target spin N           lt_empty() N times (per-call cost)
  *   latency_target getppid N        the getppid system call N times
  *   latency_target exitin N         N threads, one after the other, each
@@ -45,7 +47,7 @@ __attribute__((noinline, used)) void lt_sleep3ms(void)
 
 __attribute__((noinline, used)) int lt_recurse(int depth)
 {
-	sleep_ns(1, 1000000L);
+	sleep_ns(1, 1500000L);
 	int r = depth > 1 ? lt_recurse(depth - 1) + 1 : 1;
 	__asm__ volatile("" ::: "memory");
 	return r;
@@ -91,7 +93,7 @@ int main(int argc, char **argv)
 				return 1;
 	} else if (!strcmp(argv[1], "nanosleep")) {
 		for (long i = 0; i < n; i++, calls++)
-			sleep_ns(0, 1000000L);
+			sleep_ns(0, 1500000L);
 	} else if (!strcmp(argv[1], "spin")) {
 		int x = 0;
 		for (long i = 0; i < n; i++, calls++)

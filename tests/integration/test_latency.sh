@@ -15,6 +15,11 @@ LT="$BUILD/tests/helpers/latency_target"
 track_pids
 cd "$TMP" || exit 1
 N=50
+# The workloads whose durations are checked run SCHED_FIFO where possible: on
+# a loaded machine (QEMU guests beside us) a normal task's wake-up from a
+# 3 ms sleep can be late by more than a millisecond, out of its bucket.
+RT=
+chrt -f 50 true 2>/dev/null && RT="chrt -f 50"
 
 # js FILE EXPR: evaluate a python expression over the JSON lines of FILE
 # (d: the first object, ds: all of them, f: d's first function, b(f, low):
@@ -49,7 +54,7 @@ timed() {
 }
 
 # ---- a uprobe on the 3 ms function: all N in 2-4 ms, count exactly N ----
-timed 'run -T "$LT:lt_sleep3ms" -- "$LT" sleep $N
+timed 'run -T "$LT:lt_sleep3ms" -- $RT "$LT" sleep $N
   grep -qE "^ +count: +$N$" out || { cat out; fail "uprobe: count is not $N"; }
   grep -qE "^ +2 - +4 ms \| +$N \| #{46} \|$" out' || { cat out; fail "uprobe: not $N in the 2 - 4 ms row"; }
 [ "$(grep -c ' | ' out)" = 23 ] || { cat out; fail "uprobe: not 22 rows and the header"; }
@@ -57,7 +62,7 @@ grep -qE "^     0 -    1 us \|" out && grep -qE "^     1 - \.\.\.  s  \|" out ||
   { cat out; fail "uprobe: perf's first and last rows"; }
 ok "uprobe: $N calls in 2 - 4 ms, count $N"
 
-timed 'run --json -T "$LT:lt_sleep3ms" -- "$LT" sleep $N
+timed 'run --json -T "$LT:lt_sleep3ms" -- $RT "$LT" sleep $N
   [ "$(js out "f[\"stats\"][\"count\"], b(f, 2048), nb(f), f[\"mechanism\"], d[\"unit\"], sum(f[\"lost\"].values())")" = "($N, $N, $N, '"'uprobe', 'usec'"', 0)" ]' ||
   { cat out; fail "--json: count, bucket, mechanism, unit or losses"; }
 [ "$(js out 'len(f["buckets"]) == 22 and f["buckets"][12]["low"] == 2048 and f["buckets"][12]["high"] == 4096 and f["buckets"][-1]["high"] is None and 3000 <= f["stats"]["min"] <= f["stats"]["avg"] <= f["stats"]["max"] < 4096')" = True ] ||
@@ -71,34 +76,35 @@ if command -v strace >/dev/null; then
   calls=$(awk '$NF == "clock_nanosleep" { print $(NF-1) ~ /^[0-9]+$/ ? $(NF-1) : $(NF-2) }' strace.out)
   [ "$calls" = $N ] || { cat strace.out; fail "strace counts $calls clock_nanosleep calls, expected $N"; }
 fi
-timed 'run --json -T syscall:clock_nanosleep -- "$LT" sleep $N
+timed 'run --json -T syscall:clock_nanosleep -- $RT "$LT" sleep $N
   [ "$(js out "f[\"stats\"][\"count\"], b(f, 2048), nb(f)")" = "($N, $N, $N)" ]' ||
   { cat out; fail "syscall:clock_nanosleep: not $N calls in 2 - 4 ms"; }
 ok "syscall:clock_nanosleep: $N calls in 2 - 4 ms (strace: ${calls:-not run})"
 
 # ---- both at once: one block per function ----
-timed 'run -T syscall:clock_nanosleep -T "$LT:lt_sleep3ms" -- "$LT" sleep $N
+timed 'run -T syscall:clock_nanosleep -T "$LT:lt_sleep3ms" -- $RT "$LT" sleep $N
   [ "$(grep -c "^# function: " out)" = 2 ] && grep -q "^# function: syscall:clock_nanosleep$" out &&
     grep -q "^# function: $LT:lt_sleep3ms$" out || { cat out; fail "two -T: the block headers"; }
   [ "$(grep -cE "^ +count: +$N$" out)" = 2 ] || { cat out; fail "two -T: count $N in each block"; }
   [ "$(grep -cE "^ +2 - +4 ms \| +$N \|" out)" = 2 ]' || { cat out; fail "two -T: $N calls in 2 - 4 ms in each block"; }
 ok "two -T: two blocks of $N calls"
 
-# ---- recursion: depth D, K times: D*K calls, the innermost under 2 ms ----
+# ---- recursion: depth D, K times: D*K calls, the innermost (1.5 ms) under
+# 2 ms, the outer ones (1.5 ms a level) above ----
 D=6 K=7
-run --json -T "$LT:lt_recurse" -- "$LT" recurse $D $K
+run --json -T "$LT:lt_recurse" -- $RT "$LT" recurse $D $K
 [ "$(js out 'f["stats"]["count"], nb(f), b(f, 1024), sum(x["count"] for x in f["buckets"] if x["low"] >= 2048), sum(f["lost"].values())')" = "($((D * K)), $((D * K)), $K, $(((D - 1) * K)), 0)" ] ||
   { cat out; fail "recursion: expected $((D * K)) calls, $K under 2 ms and the rest above"; }
-[ "$(js out 'f["stats"]["max"] >= '$D'000 and f["stats"]["min"] >= 1000')" = True ] ||
+[ "$(js out 'f["stats"]["max"] >= '$D'500 and f["stats"]["min"] >= 1500')" = True ] ||
   { cat out; fail "recursion: the outermost call is not the longest"; }
 ok "recursion: depth $D x $K = $((D * K)) calls, outer calls longer than inner"
 
 # deeper than the stack (16): the 4 outermost levels are counted, not measured
 D=20 K=2
-run --json -T "$LT:lt_recurse" -- "$LT" recurse $D $K
+run --json -T "$LT:lt_recurse" -- $RT "$LT" recurse $D $K
 [ "$(js out 'f["stats"]["count"], f["lost"]["too_deep"], f["lost"]["no_entry"]')" = "($((16 * K)), $(((D - 16) * K)), 0)" ] ||
   { cat out; fail "recursion past the stack: expected $((16 * K)) measured and $(((D - 16) * K)) too deep"; }
-run -T "$LT:lt_recurse" -- "$LT" recurse $D $K
+run -T "$LT:lt_recurse" -- $RT "$LT" recurse $D $K
 grep -q "^# not measured: $(((D - 16) * K)) nested deeper than 16," out || { cat out; fail "the loss line"; }
 ok "recursion past the stack: $((16 * K)) measured, $(((D - 16) * K)) counted as too deep"
 
@@ -144,28 +150,28 @@ fi
 
 # ---- -e BEGIN,END: the nanosleep syscall's tracepoints, N calls ----
 if [ -d /sys/kernel/tracing/events/syscalls/sys_enter_nanosleep ]; then
-  run --json -e syscalls:sys_enter_nanosleep,syscalls:sys_exit_nanosleep -- "$LT" nanosleep 20
+  run --json -e syscalls:sys_enter_nanosleep,syscalls:sys_exit_nanosleep -- $RT "$LT" nanosleep 20
   [ "$(js out 'f["stats"]["count"], b(f, 1024), f["mechanism"]')" = "(20, 20, 'tracepoint')" ] ||
     { cat out; fail "-e: expected 20 calls in 1 - 2 ms"; }
-  ok "-e sys_enter_nanosleep,sys_exit_nanosleep: 20 calls in 1 - 2 ms"
+  ok "-e sys_enter_nanosleep,sys_exit_nanosleep: 20 calls of 1.5 ms in 1 - 2 ms"
 else
   echo "note: no syscalls:sys_enter_nanosleep tracepoint (CONFIG_FTRACE_SYSCALLS): -e not checked"
 fi
 
 # ---- -i: every interval printed and reset; the intervals add up to N ----
 N2=300
-run -i 0.25 -T "$LT:lt_sleep3ms" -- "$LT" sleep $N2
+run -i 0.25 -T "$LT:lt_sleep3ms" -- $RT "$LT" sleep $N2
 blocks=$(grep -c '^# time: ' out)
 total=$(awk '/^ +count:/ { s += $2 } END { print s }' out)
 [ "$blocks" -ge 3 ] && [ "$total" = $N2 ] || { cat out; fail "-i: $blocks blocks adding up to $total, expected >= 3 and $N2"; }
-run --json -i 0.25 -T "$LT:lt_sleep3ms" -- "$LT" sleep $N2
+run --json -i 0.25 -T "$LT:lt_sleep3ms" -- $RT "$LT" sleep $N2
 [ "$(js out 'len(ds) >= 3, sum(x["functions"][0]["stats"]["count"] for x in ds)')" = "(True, $N2)" ] ||
   { cat out; fail "-i --json: the objects do not add up to $N2"; }
 ok "-i 0.25: $blocks intervals adding up to $N2 calls (text and JSON lines)"
 
 # ---- --hide-empty, linear buckets, -n ----
 # every row shown has a count, and they add up (a busy machine may spread them)
-run --hide-empty -T "$LT:lt_sleep3ms" -- "$LT" sleep 10
+run --hide-empty -T "$LT:lt_sleep3ms" -- $RT "$LT" sleep 10
 rows=$(grep -c ' | ' out)
 [ "$(awk -F'|' '!/^#/ && / \| / { if ($2 + 0 == 0) bad = 1; s += $2 } END { print bad ? "zero" : s }' out)" = 10 ] &&
   [ "$rows" -ge 2 ] && [ "$rows" -le 4 ] || { cat out; fail "--hide-empty"; }
@@ -178,24 +184,24 @@ cat >want <<'W'
   4.00 - 5.00 ms |          0 |                                                |
   5.00 - ...  ms |          0 |                                                |
 W
-timed 'run --bucket-range 1000 --max-latency 5000 -T "$LT:lt_sleep3ms" -- "$LT" sleep 10
+timed 'run --bucket-range 1000 --max-latency 5000 -T "$LT:lt_sleep3ms" -- $RT "$LT" sleep 10
   grep " | " out | tail -n +2 >got
   cmp -s want got' || { cat out; fail "linear buckets: the rows differ from perf's"; }
-run --json --bucket-range 1000 --max-latency 5000 -T "$LT:lt_sleep3ms" -- "$LT" sleep 10
+run --json --bucket-range 1000 --max-latency 5000 -T "$LT:lt_sleep3ms" -- $RT "$LT" sleep 10
 [ "$(js out '[(x["low"], x["high"]) for x in f["buckets"]], b(f, 3000) + b(f, 4000) + b(f, 5000), d["buckets"]')" = "([(0, 1000), (1000, 2000), (2000, 3000), (3000, 4000), (4000, 5000), (5000, None)], 10, 'linear')" ] ||
   { cat out; fail "linear buckets in JSON"; }
 ok "linear buckets (--bucket-range 1000 --max-latency 5000): perf's rows, 10 in 3 - 4 ms"
 # -n: perf's log2 buckets in ns end at 2^20 ns: 3 ms is in the last row
-run -n --json -T "$LT:lt_sleep3ms" -- "$LT" sleep 10
+run -n --json -T "$LT:lt_sleep3ms" -- $RT "$LT" sleep 10
 [ "$(js out 'd["unit"], b(f, 1048576), f["buckets"][-1]["low"], f["stats"]["min"] >= 3000000')" = "('nsec', 10, 1048576, True)" ] ||
   { cat out; fail "-n: nanoseconds"; }
-run -n -T "$LT:lt_sleep3ms" -- "$LT" sleep 10
+run -n -T "$LT:lt_sleep3ms" -- $RT "$LT" sleep 10
 grep -q "^# statistics  (in nsec)$" out && grep -qE "^     1 - \.\.\.  ms \| +10 \|" out &&
   grep -qE "^   512 - 1024 us \| +0 \|" out || { cat out; fail "-n text"; }
 ok "-n: 10 calls of 3 ms in the last row, '1 - ...  ms'"
 
 # ---- perf's spelling ----
-"$BPFPERF" ftrace latency --hide-empty -T "$LT:lt_sleep3ms" -- "$LT" sleep 5 >out 2>err &&
+"$BPFPERF" ftrace latency --hide-empty -T "$LT:lt_sleep3ms" -- $RT "$LT" sleep 5 >out 2>err &&
   grep -qE "^ +2 - +4 ms \| +5 \|" out || { cat out err; fail "ftrace latency"; }
 expect_fail "ftrace other subcommand" "unknown ftrace subcommand 'trace': only 'latency' exists" \
   "$BPFPERF" ftrace trace -T vfs_read
@@ -233,6 +239,7 @@ usage "max below min + range" "must be at least the minimum" --bucket-range 10 -
 usage "too many buckets" "at most 256" --bucket-range 1 --max-latency 100000 -T syscall:read
 usage "bad interval" "invalid --interval 'x'" -i x -T syscall:read
 usage "duplicate function" "given twice" -T syscall:read -T syscall:read
+usage "too many functions" "65 functions: at most 64" $(for i in $(seq 65); do printf -- '-T syscall:read%s ' ''; done)
 usage "a cgroup that does not exist" "no cgroup 'bpfperf-no-such-cg'" -a -G bpfperf-no-such-cg -T syscall:read
 usage "a CPU list out of range" "invalid --cpu|CPU" -C 99999 -T syscall:read
 ok "bad input: exit 2, nothing attached"

@@ -61,6 +61,12 @@ if [ $mech = no ] && [ "${REQUIRE_PROBES:-0}" != 1 ]; then
   st=$?
   [ $st = 1 ] && grep -q "this kernel has neither BPF trampolines" err || { cat err; fail "a glob: exit $st, expected 1 and the message"; }
   ok "no fentry, no kprobes: exit 1 and the message naming the kernel options (a function and a glob)"
+  # a glob past the cap: the first 64 by name, and a warning saying so
+  "$BPFPERF" latency -T '*sys_*' --duration 0.1 >out 2>err
+  st=$?
+  [ $st = 1 ] && grep -qE "warning: '\*sys_\*' matches [0-9]+ kernel functions: measuring the first 64 by name" err ||
+    { cat err; fail "a glob past the cap: exit $st, expected 1 after the warning"; }
+  ok "a glob past the cap: the warning ($(grep -oE 'matches [0-9]+' err))"
 else
   kcase "fentry" fentry "$KF"
   kcase "kprobe (forced)" kprobe "$KF" BPFPERF_FORCE_KPROBE=1
