@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{ "lock",   cmd_lock,   "Kernel lock contention with BPF (lock contention)" },
 	{ "latency", cmd_latency, "Function latency histograms with BPF (perf ftrace latency)" },
 	{ "ftrace", cmd_ftrace, "perf's spelling: 'ftrace latency' is 'latency'" },
+	{ "kwork",  cmd_kwork,  "Time in irqs, softirqs, workqueues and tasks with BPF (kwork)" },
 };
 
 static void usage(FILE *f)

@@ -12,5 +12,6 @@ int cmd_trace(int argc, char **argv);
 int cmd_lock(int argc, char **argv);
 int cmd_latency(int argc, char **argv);
 int cmd_ftrace(int argc, char **argv);
+int cmd_kwork(int argc, char **argv);
 
 #endif

@@ -4,8 +4,8 @@
  * -Dvmlinux_h=vendored). GENERATED, do not edit: regenerate with
  *   scripts/gen-vmlinux-min.py src/bpf/vmlinux/types.txt src/bpf/vmlinux/x86/vmlinux.h
  * from: bpftool v7.1.0 btf dump file /sys/kernel/btf/vmlinux format c
- * kernel: Linux 6.18.44-fc-v782 (x86_64)
- * kept: 240 of 16493 declarations (the roots in types.txt and what they
+ * kernel: Linux 6.18.44-fc-v657 (x86_64)
+ * kept: 251 of 16489 declarations (the roots in types.txt and what they
  * contain by value; pointed-to structs are only declared).
  * Every struct and union is preserve_access_index (the pragma below), so
  * CO-RE relocates field accesses against the running kernel's BTF. A
@@ -110,6 +110,7 @@ struct io_tlb_mem;
 struct io_uring_task;
 struct iommu_group;
 struct irq_domain;
+struct irqaction;
 struct k_sigaction;
 struct kernel_siginfo;
 struct kernfs_node;
@@ -211,6 +212,7 @@ struct posix_cputimer_base;
 struct posix_cputimers;
 struct posix_cputimers_work;
 struct prev_cputime;
+struct proc_dir_entry;
 struct pt_regs;
 struct qspinlock;
 struct raw_spinlock;
@@ -275,9 +277,16 @@ struct tlbflush_unmap_batch;
 struct trace_entry;
 struct trace_event_raw_block_rq;
 struct trace_event_raw_block_rq_completion;
+struct trace_event_raw_irq_handler_entry;
+struct trace_event_raw_irq_handler_exit;
 struct trace_event_raw_kfree_skb;
 struct trace_event_raw_net_dev_template;
+struct trace_event_raw_sched_switch;
+struct trace_event_raw_softirq;
 struct trace_event_raw_sys_enter;
+struct trace_event_raw_workqueue_activate_work;
+struct trace_event_raw_workqueue_execute_end;
+struct trace_event_raw_workqueue_execute_start;
 struct udp_tunnel_nic;
 struct udp_tunnel_nic_info;
 struct unwind_cache;
@@ -2942,11 +2951,82 @@ enum perf_event_sample_format {
 	PERF_SAMPLE_MAX = 33554432,
 };
 
+enum irqreturn {
+	IRQ_NONE = 0,
+	IRQ_HANDLED = 1,
+	IRQ_WAKE_THREAD = 2,
+};
+
+typedef enum irqreturn irqreturn_t;
+
+typedef irqreturn_t (*irq_handler_t)(int, void *);
+
+struct irqaction {
+	irq_handler_t handler;
+	void *dev_id;
+	void *percpu_dev_id;
+	struct irqaction *next;
+	irq_handler_t thread_fn;
+	struct task_struct *thread;
+	struct irqaction *secondary;
+	unsigned int irq;
+	unsigned int flags;
+	long unsigned int thread_flags;
+	long unsigned int thread_mask;
+	const char *name;
+	struct proc_dir_entry *dir;
+	long: 64;
+	long: 64;
+	long: 64;
+	long: 64;
+};
+
 struct plist_head {
 	struct list_head node_list;
 };
 
 typedef int (*cpu_stop_fn_t)(void *);
+
+struct trace_event_raw_irq_handler_entry {
+	struct trace_entry ent;
+	int irq;
+	u32 __data_loc_name;
+	char __data[0];
+};
+
+struct trace_event_raw_irq_handler_exit {
+	struct trace_entry ent;
+	int irq;
+	int ret;
+	char __data[0];
+};
+
+struct trace_event_raw_softirq {
+	struct trace_entry ent;
+	unsigned int vec;
+	char __data[0];
+};
+
+struct trace_event_raw_workqueue_activate_work {
+	struct trace_entry ent;
+	void *work;
+	void *function;
+	char __data[0];
+};
+
+struct trace_event_raw_workqueue_execute_start {
+	struct trace_entry ent;
+	void *work;
+	void *function;
+	char __data[0];
+};
+
+struct trace_event_raw_workqueue_execute_end {
+	struct trace_entry ent;
+	void *work;
+	void *function;
+	char __data[0];
+};
 
 struct cfs_rq {
 	struct load_weight load;
@@ -3150,6 +3230,18 @@ struct rq {
 	long: 64;
 	long: 64;
 	long: 64;
+};
+
+struct trace_event_raw_sched_switch {
+	struct trace_entry ent;
+	char prev_comm[16];
+	pid_t prev_pid;
+	int prev_prio;
+	long int prev_state;
+	char next_comm[16];
+	pid_t next_pid;
+	int next_prio;
+	char __data[0];
 };
 
 struct hrtimer_sleeper {

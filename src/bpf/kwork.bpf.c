@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* bpfperf kwork: time spent in hard irqs, softirqs, workqueue items and
+ * tasks, measured and aggregated in the kernel.
+ *
+ * The views (enum kwork_view, rodata `view`):
+ *   report   entry -> exit per (class, cpu, id): count, total, max and the
+ *            max's start and end times (and a log2 histogram with `hist`);
+ *   latency  raise/activate -> entry, the same aggregation;
+ *   timehist each exit streamed through the ring buffer `events` with its
+ *            entry and raise times;
+ *   top      each task's time on each CPU (sched_switch), and the irq and
+ *            softirq time by the task they interrupted.
+ * irq and softirq state is per CPU (a per-CPU array: a hard irq does not
+ * nest, a softirq vector runs once at a time on a CPU); workqueue items are
+ * keyed by their work_struct in a hash map. Every loss is counted in
+ * `counters` (enum kwork_counter).
+ *
+ * Two designs over the same bodies, chosen by user space at load time
+ * (skel_load_designs): tp_btf programs (typed arguments, 5.5+), and classic
+ * tracepoint programs reading the tracepoints' records. */
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "kwork_data.h"
+#include "target_filter.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#ifndef E2BIG
+#define E2BIG 7
+#endif
+#ifndef EEXIST
+#define EEXIST 17
+#endif
+
+const volatile __u32 view = KWORK_VIEW_REPORT;
+const volatile __u32 classes = 0;	/* bit 1 << enum kwork_class */
+const volatile __u8 cpu_filter = 0;	/* only the CPUs of cpu_mask */
+const volatile __u64 cpu_mask[KWORK_MAX_CPUS / 64] = {};
+const volatile __u8 want_hist = 0;
+const volatile __u8 task_filter = 0;	/* top: only tasks that target_match() (a cgroup) */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, struct kwork_key);
+	__type(value, struct kwork_value);
+} works SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, KWORK_PEND_SLOTS);
+	__type(key, __u32);
+	__type(value, struct kwork_pend);
+} pend SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct kwork_wq_key);
+	__type(value, struct kwork_pend);
+} wq_pend SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kwork_running);
+} running SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, char[KWORK_NAME_LEN]);
+} irq_names SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, char[KWORK_COMM_LEN]);
+} comms SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4 << 20);
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, KWORK_CNT__MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} counters SEC(".maps");
+
+static __always_inline void count(__u32 which)
+{
+	__u64 *c = bpf_map_lookup_elem(&counters, &which);
+	if (c)
+		(*c)++;
+}
+
+/* Is this class observed on this CPU? (*cpu: the CPU) */
+static __always_inline bool wanted(__u32 class, __u32 *cpu)
+{
+	if (!((classes >> class) & 1))
+		return false;
+	*cpu = bpf_get_smp_processor_id();
+	if (cpu_filter) {
+		if (*cpu >= KWORK_MAX_CPUS)
+			return false;
+		if (!((cpu_mask[(*cpu / 64) & (KWORK_MAX_CPUS / 64 - 1)] >> (*cpu % 64)) & 1))
+			return false;
+	}
+	count(KWORK_CNT_EVENTS);
+	return true;
+}
+
+/* Add one duration [start, end) to key's entry. */
+static __always_inline void account(struct kwork_key *k, __u64 start, __u64 end)
+{
+	__u64 d = end > start ? end - start : 0;
+	struct kwork_value *v = bpf_map_lookup_elem(&works, k);
+
+	if (!v) {
+		struct kwork_value zero = {};
+		bpf_map_update_elem(&works, k, &zero, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&works, k);
+		if (!v) {
+			count(KWORK_CNT_MAP_FULL);
+			return;
+		}
+	}
+	if (d > v->max || !v->count) {
+		v->max = d;
+		v->max_start = start;
+		v->max_end = end;
+	}
+	__sync_fetch_and_add(&v->count, 1);
+	__sync_fetch_and_add(&v->total, d);
+	if (want_hist) {
+		__u32 s = kwork_hist_slot(d);
+		if (s < KWORK_HIST_SLOTS)
+			__sync_fetch_and_add(&v->hist[s], 1);
+	}
+	count(KWORK_CNT_COUNTED);
+}
+
+static __always_inline void emit(__u32 type, __u32 cpu, __u64 id, __u64 raise, __u64 start, __u64 end)
+{
+	struct kwork_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count(KWORK_CNT_RB_FULL);
+		return;
+	}
+	e->type = type;
+	e->cpu = cpu;
+	e->id = id;
+	e->raise = raise;
+	e->start = start;
+	e->end = end;
+	bpf_ringbuf_submit(e, 0);
+	count(KWORK_CNT_COUNTED);
+}
+
+/* top: irq and softirq time goes to the interrupted task, if a target */
+static __always_inline bool top_task(__u64 *tid)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	*tid = (__u32)pid_tgid;
+	return !task_filter || target_match(pid_tgid);
+}
+
+/* ---- irqs and softirqs: per-CPU slots ---- */
+
+static __always_inline void on_raise(__u32 vec)
+{
+	__u32 cpu, slot;
+
+	if (view != KWORK_VIEW_LATENCY && view != KWORK_VIEW_TIMEHIST)
+		return;
+	if (!wanted(KWORK_SOFTIRQ, &cpu))
+		return;
+	if (vec >= KWORK_NR_SOFTIRQS) {
+		count(KWORK_CNT_BAD_VEC);
+		return;
+	}
+	slot = KWORK_PEND_RAISED(vec);
+	struct kwork_pend *p = bpf_map_lookup_elem(&pend, &slot);
+	if (p && !p->ts)	/* raised already: the delay runs from the first raise */
+		p->ts = bpf_ktime_get_ns();
+}
+
+/* An entry: class KWORK_IRQ (slot 0, id the irq) or KWORK_SOFTIRQ (id the vector). */
+static __always_inline void on_entry(__u32 class, __u64 id)
+{
+	__u32 cpu, slot;
+	__u64 now;
+
+	if (view == KWORK_VIEW_TOP && class == KWORK_IRQ && !((classes >> KWORK_SCHED) & 1))
+		return;
+	if (!wanted(class, &cpu))
+		return;
+	if (class == KWORK_SOFTIRQ && id >= KWORK_NR_SOFTIRQS) {
+		count(KWORK_CNT_BAD_VEC);
+		return;
+	}
+	now = bpf_ktime_get_ns();
+	__u64 raise = 0;
+	if (class == KWORK_SOFTIRQ && (view == KWORK_VIEW_LATENCY || view == KWORK_VIEW_TIMEHIST)) {
+		slot = KWORK_PEND_RAISED(id & 15);
+		struct kwork_pend *r = bpf_map_lookup_elem(&pend, &slot);
+		if (r && r->ts) {
+			raise = r->ts;
+			r->ts = 0;
+		} else {
+			count(KWORK_CNT_NO_RAISE);
+		}
+		if (view == KWORK_VIEW_LATENCY) {
+			if (raise) {
+				struct kwork_key k = { .type = class, .cpu = cpu, .id = id };
+				account(&k, raise, now);
+			}
+			return;
+		}
+	}
+	if (view == KWORK_VIEW_LATENCY)
+		return;	/* irqs have no raise */
+	slot = class == KWORK_IRQ ? KWORK_PEND_IRQ : KWORK_PEND_SOFTIRQ(id & 15);
+	struct kwork_pend *p = bpf_map_lookup_elem(&pend, &slot);
+	if (!p)
+		return;
+	if (p->ts)
+		count(KWORK_CNT_OVERWRITE);
+	p->ts = now;
+	p->raise = raise;
+	p->id = id;
+}
+
+static __always_inline void on_exit(__u32 class, __u64 id)
+{
+	__u32 cpu, slot;
+
+	if (view == KWORK_VIEW_LATENCY)
+		return;
+	if (!wanted(class, &cpu))
+		return;
+	if (class == KWORK_SOFTIRQ && id >= KWORK_NR_SOFTIRQS) {
+		count(KWORK_CNT_BAD_VEC);
+		return;
+	}
+	slot = class == KWORK_IRQ ? KWORK_PEND_IRQ : KWORK_PEND_SOFTIRQ(id & 15);
+	struct kwork_pend *p = bpf_map_lookup_elem(&pend, &slot);
+	if (!p)
+		return;
+	if (!p->ts || p->id != id) {
+		count(KWORK_CNT_NO_ENTRY);
+		return;
+	}
+	__u64 now = bpf_ktime_get_ns(), start = p->ts, raise = p->raise;
+	p->ts = 0;
+	if (view == KWORK_VIEW_TIMEHIST) {
+		emit(class, cpu, id, raise, start, now);
+		return;
+	}
+	struct kwork_key k = { .type = class, .cpu = cpu, .id = id };
+	if (view == KWORK_VIEW_TOP && !top_task(&k.id))
+		return;
+	account(&k, start, now);
+}
+
+/* The irq's name (irqaction.name, or the tracepoint's copy), once per irq. */
+static __always_inline void irq_name_btf(__u32 irq, struct irqaction *action)
+{
+	char name[KWORK_NAME_LEN] = {};
+
+	if (view == KWORK_VIEW_TOP || bpf_map_lookup_elem(&irq_names, &irq))
+		return;
+	bpf_probe_read_kernel_str(name, sizeof(name), BPF_CORE_READ(action, name));
+	if (bpf_map_update_elem(&irq_names, &irq, name, BPF_NOEXIST) == -E2BIG)
+		count(KWORK_CNT_NAME_FULL);
+}
+
+/* ---- workqueue items: by work_struct ---- */
+
+static __always_inline void on_wq_activate(__u64 work)
+{
+	__u32 cpu;
+
+	if (view != KWORK_VIEW_LATENCY && view != KWORK_VIEW_TIMEHIST)
+		return;
+	if (!wanted(KWORK_WORKQUEUE, &cpu))
+		return;
+	struct kwork_wq_key k = { .work = work, .entry = 0 };
+	struct kwork_pend p = { .ts = bpf_ktime_get_ns() };
+	if (bpf_map_update_elem(&wq_pend, &k, &p, BPF_NOEXIST) == -E2BIG)
+		count(KWORK_CNT_PEND_FULL);
+}
+
+static __always_inline void on_wq_start(__u64 work, __u64 func)
+{
+	__u32 cpu;
+	__u64 now, raise = 0;
+
+	if (view == KWORK_VIEW_TOP || !wanted(KWORK_WORKQUEUE, &cpu))
+		return;
+	now = bpf_ktime_get_ns();
+	if (view == KWORK_VIEW_LATENCY || view == KWORK_VIEW_TIMEHIST) {
+		struct kwork_wq_key rk = { .work = work, .entry = 0 };
+		struct kwork_pend *r = bpf_map_lookup_elem(&wq_pend, &rk);
+		if (r) {
+			raise = r->ts;
+			bpf_map_delete_elem(&wq_pend, &rk);
+		} else {
+			count(KWORK_CNT_NO_RAISE);
+		}
+		if (view == KWORK_VIEW_LATENCY) {
+			if (raise) {
+				struct kwork_key k = { .type = KWORK_WORKQUEUE, .cpu = cpu, .id = func };
+				account(&k, raise, now);
+			}
+			return;
+		}
+	}
+	struct kwork_wq_key k = { .work = work, .entry = 1 };
+	struct kwork_pend p = { .ts = now, .raise = raise, .func = func, .id = cpu };
+	long err = bpf_map_update_elem(&wq_pend, &k, &p, BPF_NOEXIST);
+	if (err == -EEXIST) {
+		count(KWORK_CNT_OVERWRITE);
+		bpf_map_update_elem(&wq_pend, &k, &p, BPF_ANY);
+	} else if (err) {
+		count(KWORK_CNT_PEND_FULL);
+	}
+}
+
+static __always_inline void on_wq_end(__u64 work)
+{
+	__u32 cpu;
+
+	if (view == KWORK_VIEW_TOP || view == KWORK_VIEW_LATENCY || !wanted(KWORK_WORKQUEUE, &cpu))
+		return;
+	struct kwork_wq_key k = { .work = work, .entry = 1 };
+	struct kwork_pend *p = bpf_map_lookup_elem(&wq_pend, &k);
+	if (!p) {
+		count(KWORK_CNT_NO_ENTRY);
+		return;
+	}
+	__u64 now = bpf_ktime_get_ns(), start = p->ts, raise = p->raise, func = p->func;
+	__u32 scpu = (__u32)p->id;
+	bpf_map_delete_elem(&wq_pend, &k);
+	if (view == KWORK_VIEW_TIMEHIST) {
+		emit(KWORK_WORKQUEUE, scpu, func, raise, start, now);
+		return;
+	}
+	struct kwork_key ak = { .type = KWORK_WORKQUEUE, .cpu = scpu, .id = func };
+	account(&ak, start, now);
+}
+
+/* ---- tasks (top) ---- */
+
+static __always_inline void on_switch(__u32 prev_tid, __u32 next_tid, const char *prev_comm)
+{
+	__u32 cpu, zero = 0;
+
+	if (view != KWORK_VIEW_TOP || !wanted(KWORK_SCHED, &cpu))
+		return;
+	struct kwork_running *r = bpf_map_lookup_elem(&running, &zero);
+	if (!r)
+		return;
+	__u64 now = bpf_ktime_get_ns();
+	/* prev is the current task: the cgroup test applies to it */
+	if (r->ts && r->tid == prev_tid && (!task_filter || target_match(bpf_get_current_pid_tgid()))) {
+		struct kwork_key k = { .type = KWORK_SCHED, .cpu = cpu, .id = prev_tid };
+		account(&k, r->ts, now);
+		if (!bpf_map_lookup_elem(&comms, &prev_tid)) {
+			char comm[KWORK_COMM_LEN] = {};
+			bpf_probe_read_kernel_str(comm, sizeof(comm), prev_comm);
+			if (bpf_map_update_elem(&comms, &prev_tid, comm, BPF_NOEXIST) == -E2BIG)
+				count(KWORK_CNT_NAME_FULL);
+		}
+	}
+	r->ts = now;
+	r->tid = next_tid;
+}
+
+/* ---- tp_btf design ---- */
+
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(btf_irq_entry, int irq, struct irqaction *action)
+{
+	if ((classes >> KWORK_IRQ) & 1)
+		irq_name_btf(irq, action);
+	on_entry(KWORK_IRQ, (__u32)irq);
+	return 0;
+}
+
+SEC("tp_btf/irq_handler_exit")
+int BPF_PROG(btf_irq_exit, int irq, struct irqaction *action, int ret)
+{
+	on_exit(KWORK_IRQ, (__u32)irq);
+	return 0;
+}
+
+SEC("tp_btf/softirq_raise")
+int BPF_PROG(btf_softirq_raise, unsigned int vec)
+{
+	on_raise(vec);
+	return 0;
+}
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(btf_softirq_entry, unsigned int vec)
+{
+	on_entry(KWORK_SOFTIRQ, vec);
+	return 0;
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(btf_softirq_exit, unsigned int vec)
+{
+	on_exit(KWORK_SOFTIRQ, vec);
+	return 0;
+}
+
+SEC("tp_btf/workqueue_activate_work")
+int BPF_PROG(btf_wq_activate, struct work_struct *work)
+{
+	on_wq_activate((__u64)work);
+	return 0;
+}
+
+SEC("tp_btf/workqueue_execute_start")
+int BPF_PROG(btf_wq_start, struct work_struct *work)
+{
+	on_wq_start((__u64)work, (__u64)BPF_CORE_READ(work, func));
+	return 0;
+}
+
+SEC("tp_btf/workqueue_execute_end")
+int BPF_PROG(btf_wq_end, struct work_struct *work)
+{
+	on_wq_end((__u64)work);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(btf_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	on_switch(BPF_CORE_READ(prev, pid), BPF_CORE_READ(next, pid), prev->comm);
+	return 0;
+}
+
+/* ---- classic tracepoint design ---- */
+
+SEC("tracepoint/irq/irq_handler_entry")
+int tp_irq_entry(struct trace_event_raw_irq_handler_entry *ctx)
+{
+	__u32 irq = ctx->irq;
+
+	if (((classes >> KWORK_IRQ) & 1) && view != KWORK_VIEW_TOP && !bpf_map_lookup_elem(&irq_names, &irq)) {
+		char name[KWORK_NAME_LEN] = {};
+		__u32 loc = ctx->__data_loc_name;
+		bpf_probe_read_kernel_str(name, sizeof(name), (char *)ctx + (loc & 0xffff));
+		if (bpf_map_update_elem(&irq_names, &irq, name, BPF_NOEXIST) == -E2BIG)
+			count(KWORK_CNT_NAME_FULL);
+	}
+	on_entry(KWORK_IRQ, irq);
+	return 0;
+}
+
+SEC("tracepoint/irq/irq_handler_exit")
+int tp_irq_exit(struct trace_event_raw_irq_handler_exit *ctx)
+{
+	on_exit(KWORK_IRQ, (__u32)ctx->irq);
+	return 0;
+}
+
+SEC("tracepoint/irq/softirq_raise")
+int tp_softirq_raise(struct trace_event_raw_softirq *ctx)
+{
+	on_raise(ctx->vec);
+	return 0;
+}
+
+SEC("tracepoint/irq/softirq_entry")
+int tp_softirq_entry(struct trace_event_raw_softirq *ctx)
+{
+	on_entry(KWORK_SOFTIRQ, ctx->vec);
+	return 0;
+}
+
+SEC("tracepoint/irq/softirq_exit")
+int tp_softirq_exit(struct trace_event_raw_softirq *ctx)
+{
+	on_exit(KWORK_SOFTIRQ, ctx->vec);
+	return 0;
+}
+
+SEC("tracepoint/workqueue/workqueue_activate_work")
+int tp_wq_activate(struct trace_event_raw_workqueue_activate_work *ctx)
+{
+	on_wq_activate((__u64)ctx->work);
+	return 0;
+}
+
+SEC("tracepoint/workqueue/workqueue_execute_start")
+int tp_wq_start(struct trace_event_raw_workqueue_execute_start *ctx)
+{
+	on_wq_start((__u64)ctx->work, (__u64)ctx->function);
+	return 0;
+}
+
+SEC("tracepoint/workqueue/workqueue_execute_end")
+int tp_wq_end(struct trace_event_raw_workqueue_execute_end *ctx)
+{
+	on_wq_end((__u64)ctx->work);
+	return 0;
+}
+
+SEC("tracepoint/sched/sched_switch")
+int tp_switch(struct trace_event_raw_sched_switch *ctx)
+{
+	on_switch(ctx->prev_pid, ctx->next_pid, ctx->prev_comm);
+	return 0;
+}
