@@ -41,6 +41,9 @@ const volatile __u8 cpu_filter = 0;	/* only the CPUs of cpu_mask */
 const volatile __u64 cpu_mask[KWORK_MAX_CPUS / 64] = {};
 const volatile __u8 want_hist = 0;
 const volatile __u8 task_filter = 0;	/* top: only tasks that target_match() (a cgroup) */
+/* set by user space (the mmapped .bss) when the window ends: nothing is
+ * counted from then on, while the slow detach of the programs goes on */
+volatile __u8 stopped = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -106,7 +109,7 @@ static __always_inline void count(__u32 which)
 /* Is this class observed on this CPU? (*cpu: the CPU) */
 static __always_inline bool wanted(__u32 class, __u32 *cpu)
 {
-	if (!((classes >> class) & 1))
+	if (!((classes >> class) & 1) || stopped)
 		return false;
 	*cpu = bpf_get_smp_processor_id();
 	if (cpu_filter) {
@@ -143,8 +146,11 @@ static __always_inline void account(struct kwork_key *k, __u64 start, __u64 end)
 	__sync_fetch_and_add(&v->total, d);
 	if (want_hist) {
 		__u32 s = kwork_hist_slot(d);
-		if (s < KWORK_HIST_SLOTS)
-			__sync_fetch_and_add(&v->hist[s], 1);
+		/* opaque to the compiler, so that the mask stays and the
+		 * verifier sees the index's bound */
+		asm volatile("" : "+r"(s));
+		s &= KWORK_HIST_SLOTS - 1;
+		__sync_fetch_and_add(&v->hist[s], 1);
 	}
 	count(KWORK_CNT_COUNTED);
 }

@@ -100,6 +100,14 @@ enum kwork_counter {
 	KWORK_CNT_RB_FULL,	/* the ring buffer was full: an event lost (timehist) */
 	KWORK_CNT_BAD_VEC,	/* a softirq vector out of range */
 	KWORK_CNT_NAME_FULL,	/* the irq or task name map was full: shown unnamed */
+	/* filled by user space: the kernel's count of calls of a class's
+	 * programs it skipped because another BPF program was running on the
+	 * CPU (bpf_prog_info.recursion_misses; the largest of the class's
+	 * programs): irqs, softirqs, workqueue items, task switches missed */
+	KWORK_CNT_MISSED_IRQ,
+	KWORK_CNT_MISSED_SOFTIRQ,
+	KWORK_CNT_MISSED_WORKQUEUE,
+	KWORK_CNT_MISSED_SCHED,
 	KWORK_CNT__MAX,
 };
 

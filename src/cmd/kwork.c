@@ -164,6 +164,11 @@ static void report_losses(const uint64_t *c, enum kwork_view v)
 		pr_warn("%" PRIu64 " softirqs with a vector out of range not counted", c[KWORK_CNT_BAD_VEC]);
 	if (c[KWORK_CNT_NAME_FULL])
 		pr_warn("%" PRIu64 " names not kept: the name map was full", c[KWORK_CNT_NAME_FULL]);
+	for (int i = 0; i < KWORK_CLASS__MAX; i++)
+		if (c[KWORK_CNT_MISSED_IRQ + i])
+			pr_warn("up to %" PRIu64 " %s events missed: the kernel skipped them while another BPF "
+				"program ran on the CPU (recursion misses)", c[KWORK_CNT_MISSED_IRQ + i],
+				kwork_class_names[i]);
 	if (c[KWORK_CNT_OVERWRITE])
 		pr_warn("%" PRIu64 " entries without their exit (a second entry came first): not counted",
 			c[KWORK_CNT_OVERWRITE]);

@@ -319,8 +319,9 @@ void kwork_stop(struct kwork *k)
 	if (!k->attached)
 		return;
 	k->attached = false;
-	kwork_bpf__detach(k->skel);
+	k->skel->bss->stopped = 1;	/* the window ends here, not after the detach */
 	k->t_stop = mono_ns();
+	kwork_bpf__detach(k->skel);
 	bpf_wait_for_programs();
 	if (k->rb)
 		ring_buffer__consume(k->rb);
@@ -328,9 +329,30 @@ void kwork_stop(struct kwork *k)
 
 /* ---- reading ----------------------------------------------------------------- */
 
+/* The class of each program of design_progs(). */
+static const uint32_t prog_class[KWORK_NR_PROGS] = {
+	KWORK_SCHED, KWORK_IRQ, KWORK_SOFTIRQ, KWORK_WORKQUEUE, KWORK_IRQ, KWORK_SOFTIRQ, KWORK_WORKQUEUE,
+	KWORK_SOFTIRQ, KWORK_WORKQUEUE,
+};
+
 void kwork_read_counters(struct kwork *k, uint64_t *c)
 {
+	struct bpf_program *progs[KWORK_NR_PROGS];
+	struct bpf_link **links[KWORK_NR_PROGS];
+
 	percpu_counters_read(bpf_map__fd(k->skel->maps.counters), c, KWORK_CNT__MAX);
+	/* the calls the kernel skipped (another BPF program running on the CPU) */
+	design_progs(k->skel, k->design, progs, links);
+	for (int i = 0; i < KWORK_NR_PROGS; i++) {
+		struct bpf_prog_info info = { 0 };
+		uint32_t len = sizeof(info);
+		int fd = bpf_program__fd(progs[i]);
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		uint64_t *m = &c[KWORK_CNT_MISSED_IRQ + prog_class[i]];
+		if (info.recursion_misses > *m)
+			*m = info.recursion_misses;
+	}
 }
 
 int kwork_read(struct kwork *k, struct kwork_result *r)

@@ -28,6 +28,10 @@ const char *const kwork_counter_names[KWORK_CNT__MAX] = {
 	[KWORK_CNT_RB_FULL] = "ringbuf_full",
 	[KWORK_CNT_BAD_VEC] = "bad_vector",
 	[KWORK_CNT_NAME_FULL] = "name_map_full",
+	[KWORK_CNT_MISSED_IRQ] = "missed_irq",
+	[KWORK_CNT_MISSED_SOFTIRQ] = "missed_softirq",
+	[KWORK_CNT_MISSED_WORKQUEUE] = "missed_workqueue",
+	[KWORK_CNT_MISSED_SCHED] = "missed_sched",
 };
 
 static const char dashes[] =
@@ -284,8 +288,7 @@ void kwork_print_timehist_json(FILE *f, const struct kwork_tevent *ev)
 	if (e->raise && e->raise <= e->start)
 		jw_kv_uint(jw, "delay_ns", e->start - e->raise);
 	jw_end_object(jw);
-	jw_free(jw);
-	fputc('\n', f);
+	jw_free(jw);	/* ends the line */
 }
 
 void kwork_print_timehist_json_end(FILE *f, uint64_t shown, const uint64_t *counters)
@@ -295,6 +298,5 @@ void kwork_print_timehist_json_end(FILE *f, uint64_t shown, const uint64_t *coun
 	jw_kv_uint(jw, "events_shown", shown);
 	json_counters(jw, counters);
 	jw_end_object(jw);
-	jw_free(jw);
-	fputc('\n', f);
+	jw_free(jw);	/* ends the line */
 }
