@@ -106,7 +106,7 @@ kernels=${KERNELS-"6.1 6.12"}
 GUEST_TESTS=${GUEST_TESTS:-"test_run_probes test_run_dropmon test_run_tracex2 test_run_corebtf
   test_run_exit test_report_perf_files test_record_demo test_record_bpf_filter test_record_filter
   test_record_off_cpu test_record_headers test_lock_names test_lock_contention test_stat_bpf_exact test_trace_summary
-  test_kfunc_attach test_latency_kfunc"}
+  test_kfunc_attach test_latency_kfunc test_kwork_designs"}
 GUEST_TESTS=$(echo $GUEST_TESTS)	# one line
 [ "$GUEST_TESTS" = all ] && GUEST_TESTS=""
 if [ -z "$kernels" ]; then
