@@ -50,6 +50,8 @@ struct kwork_cli {
 };
 
 static const char *const view_names[] = { "report", "latency", "timehist", "top", NULL };
+/* the command's name in usage lines and messages, by view */
+static const char *const view_cmds[] = { "kwork report", "kwork latency", "kwork timehist", "kwork top" };
 
 static const char description[] =
 	"Time spent in hard irqs, softirqs, workqueue items and tasks, measured with BPF\n"
@@ -82,8 +84,8 @@ static int parse_args(int argc, char **argv, struct kwork_cli *o)
 		CLI_END,
 	};
 	const struct cli_cmd cmd = {
-		.name = "kwork",
-		.synopsis = "report|latency|timehist|top [OPTIONS] [-a | -C CPUS] [-- CMD [ARGS...]]",
+		.name = view_cmds[o->view],
+		.synopsis = "[OPTIONS] [-a | -C CPUS] [-- CMD [ARGS...]]",
 		.description = description,
 		.footer = footer,
 		.opts = opts,

@@ -15,5 +15,6 @@ int fuzz_cli_trace(int argc, char **argv);
 int fuzz_cli_lock(int argc, char **argv);
 int fuzz_cli_run(int argc, char **argv);
 int fuzz_cli_latency(int argc, char **argv);
+int fuzz_cli_kwork(int argc, char **argv);
 
 #endif

@@ -4,7 +4,7 @@
  * parsers themselves on the first four words: event specs (-e of
  * record/stat, run's perf events), --filter expressions (with a cgroup
  * resolver that accepts any path, and with the real one), -p/-t lists, CPU
- * lists, lock types, --sort keys, durations.
+ * lists, lock types, --sort keys, kwork classes and keys, durations.
  * Input: a first byte that picks the command, then argv words separated by
  * NUL bytes (argv[0] is the command's name). */
 #include <stdint.h>
@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "cli_cmds.h"
 #include "event/event.h"
+#include "feat/kwork.h"
 #include "feat/lock.h"
 #include "feat/sample_filter.h"
 #include "hist/hist.h"
@@ -72,6 +73,9 @@ static void values(const char *w)
 	enum sort_key keys[SORT__MAX];
 	const char *bad;
 	sink += (uint64_t)sort_keys_parse(w, keys, SORT__MAX, &bad);
+	sink += kwork_parse_classes(w, &bad);
+	enum kwork_sort_key kkeys[KWORK_SORT__MAX];
+	sink += (uint64_t)kwork_parse_sort((enum kwork_view)(w[0] % 4), w, kkeys, &bad);
 	double secs;
 	sink += cli_parse_seconds(w, &secs) == NULL;
 }
@@ -86,6 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		{ "stat", fuzz_cli_stat },     { "trace", fuzz_cli_trace },
 		{ "contention", fuzz_cli_lock }, { "run", fuzz_cli_run },
 		{ "latency", fuzz_cli_latency },
+		{ "kwork", fuzz_cli_kwork },
 	};
 	if (!size)
 		return 0;

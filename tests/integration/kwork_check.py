@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 # kwork_check.py REPORT.json [irq]: bpfperf kwork report --json of a run
-# whose workload (w.sh of test_kwork*.sh) copied /proc/softirqs (and
-# /proc/interrupts) to softirqs.0/1 (interrupts.0/1) in the current
-# directory, with the times (date +%s%N) just inside those copies in
-# t.0/t.1. Our window (span_ns) holds /proc's: it begins at the attach,
-# before the workload runs, and ends when the workload has exited. So:
+# bracketed by tests/workloads/kwork_load.py (run_bracketed in
+# test_kwork*.sh), which copied /proc/softirqs and /proc/interrupts to
+# softirqs.0/1 and interrupts.0/1 in the current directory, with the
+# monotonic times just after and before those copies in t.0/t.1. Our window
+# (span_ns) holds /proc's: it begins at the attach and ends at the SIGINT
+# that follows the last copy. So:
 #   ours >= /proc - 2% (3 events of slack) - the calls the kernel skipped
 #           (counters missed_<class>: another BPF program was running);
 #   ours <= /proc + 2% (3 events of slack) + what the vector's rate in
 #           /proc's window gives in the part of our window outside it
-#           (span_ns - (t.1 - t.0)), 1.5 times: the process start and exit
-#           around the copies, long in an emulated guest.
+#           (span_ns - (t.1 - t.0)), 1.5 times (no process starts or
+#           exits there, so the rate holds).
 # With "irq", the irqs of one handler in both /proc/interrupts copies too.
 import json, sys
 

@@ -10,7 +10,7 @@ cd "$TMP"
 # rc CMD...: the exit status of CMD (stdout/stderr kept in $TMP/out, $TMP/err)
 rc() { "$@" >"$TMP/out" 2>"$TMP/err"; echo $?; }
 
-for c in record report run stat trace "lock contention" latency; do
+for c in record report run stat trace "lock contention" latency "kwork report" "kwork top"; do
   [ "$(rc "$BPFPERF" $c --help)" = 0 ] || fail "$c --help: exit not 0"
   grep -q -- "-v, --verbose" "$TMP/out" || fail "$c --help does not list -v"
   grep -q "^usage: bpfperf $c" "$TMP/out" || fail "$c --help: no usage line"
@@ -28,6 +28,10 @@ bad() {  # OPTION-NAME CMD...
   grep -q "invalid $opt '.*': expected" "$TMP/err" || { cat "$TMP/err"; fail "$*: message shape"; }
 }
 bad --duration "$BPFPERF" trace --duration abc -- true
+bad --duration "$BPFPERF" kwork report --duration abc -- true
+bad --kwork "$BPFPERF" kwork latency -k nosuch -- true
+bad --sort "$BPFPERF" kwork top -s avg -- true
+bad --cpu "$BPFPERF" kwork timehist -C 99999 -- true
 bad --duration "$BPFPERF" run "$BUILD/examples/tracex4.bpf.o" -d abc
 bad --duration "$BPFPERF" record --duration abc -o x.data -- true
 bad --freq "$BPFPERF" record -F abc -o x.data -- true

@@ -1,8 +1,8 @@
 #!/bin/sh
 # bpfperf kwork on a load of loopback TCP traffic, fsyncs and cache drops
-# (tests/workloads/kwork_load.py), the workload copying /proc/softirqs and
-# /proc/interrupts first and last thing (after the attach, before the
-# detach):
+# (tests/workloads/kwork_load.py), which copies /proc/softirqs and
+# /proc/interrupts right after the attach and right before it stops
+# bpfperf:
 # - report: softirq counts per vector agree with /proc/softirqs' (within 2%,
 #   3 events of slack for the rare vectors; see kwork_check.py for the
 #   calls the kernel skips and the edges of the window), irq counts per irq
@@ -23,23 +23,35 @@ need_tracefs
 need_cmd python3
 cd "$TMP"
 LOAD="$SRC/tests/workloads/kwork_load.py"
-{
-  echo 'cat /proc/softirqs >softirqs.0; cat /proc/interrupts >interrupts.0; date +%s%N >t.0'
-  echo "python3 '$LOAD' . \${1:-3}"
-  echo 'date +%s%N >t.1; cat /proc/softirqs >softirqs.1; cat /proc/interrupts >interrupts.1'
-} >w.sh
+echo "python3 '$LOAD' . \${1:-3}" >w.sh	# a load for the views that compare no counts
+# run_bracketed OUT.json SECS ARGS...: `bpfperf kwork report --json -v ARGS`
+# with the load of kwork_load.py, which copies /proc's counts (and the
+# times) to . right after the attach and right before it stops bpfperf
+# with SIGINT; bpfperf's messages in OUT.err
+run_bracketed() {
+  _o=$1; _s=$2; shift 2
+  rm -f kw.fifo bpfperf.err
+  mkfifo kw.fifo || fail "mkfifo"
+  "$BPFPERF" kwork report --json -v --duration 600 "$@" >"$_o" 2>kw.fifo &
+  _pid=$!
+  python3 "$LOAD" . "$_s" kw.fifo "$_pid"
+  _lrc=$?
+  wait "$_pid"
+  _brc=$?
+  cp bpfperf.err "${_o%.json}.err" 2>/dev/null
+  [ "$_lrc" = 0 ] && [ "$_brc" = 0 ]
+}
 
 # The JSON report of one run against /proc's counts of the same window.
 check_counts() { python3 "$SRC/tests/integration/kwork_check.py" "$1" irq; }
 
 # -- report, tp_btf (or whatever the kernel has first), against /proc
-"$BPFPERF" kwork report --json -- sh w.sh 3 >r.json 2>r.err || { cat r.err; fail "kwork report failed"; }
+run_bracketed r.json 3 || { cat r.err; fail "kwork report failed"; }
 check_counts r.json || { cat r.err; fail "report's counts (the first design)"; }
 ok "report: softirq and irq counts agree with /proc, workqueue items named, per-CPU runtime within the window"
 
 # -- the classic tracepoint design
-"$BPFPERF" kwork report --json --min-design 1 -v -- sh w.sh 2 >rt.json 2>rt.err ||
-  { cat rt.err; fail "kwork report (tracepoints) failed"; }
+run_bracketed rt.json 2 --min-design 1 || { cat rt.err; fail "kwork report (tracepoints) failed"; }
 grep -q "classic tracepoint programs" rt.err || { cat rt.err; fail "--min-design 1 did not load the tracepoint design"; }
 check_counts rt.json || { cat rt.err; fail "report's counts (design: classic tracepoints)"; }
 ok "report with the classic tracepoint design agrees with /proc too"

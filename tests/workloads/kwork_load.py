@@ -3,10 +3,41 @@
 # SECONDS: TCP traffic over loopback (NET_RX/NET_TX softirqs), small writes
 # with fsync in OUTDIR (block irqs and softirqs, writeback workqueue items)
 # and a cache drop every half second (workqueue items).
-import os, socket, sys, threading, time
+#
+# kwork_load.py OUTDIR SECONDS FIFO PID: the same, bracketed for a count
+# check: bpfperf kwork (PID, run with -v) writes its messages to FIFO; once
+# it says its programs are attached, /proc/softirqs and /proc/interrupts are
+# copied to OUTDIR/{softirqs,interrupts}.0 and CLOCK_MONOTONIC (bpfperf's
+# clock) to OUTDIR/t.0; after the load the same to *.1, then PID gets
+# SIGINT, and its messages go on to OUTDIR/bpfperf.err. No process starts
+# at the edges of the window (in a guest, an exec reads its files over 9p:
+# virtio irqs that /proc's window would not hold).
+import os, signal, socket, sys, threading, time
 
 out, secs = sys.argv[1], float(sys.argv[2])
+fifo = pid = None
+if len(sys.argv) > 4:
+    fifo, pid = open(sys.argv[3]), int(sys.argv[4])
+    log = open(os.path.join(out, "bpfperf.err"), "w")
+    for line in fifo:
+        log.write(line)
+        if "tracing started" in line:
+            break
+    else:
+        sys.exit("bpfperf ended before attaching")
+    log.flush()
 
+
+def snap(i):
+    for n in ("softirqs", "interrupts"):
+        with open("/proc/" + n) as f, open(os.path.join(out, "%s.%d" % (n, i)), "w") as o:
+            o.write(f.read())
+    with open(os.path.join(out, "t.%d" % i), "w") as o:
+        o.write("%d\n" % time.monotonic_ns())
+
+
+if fifo:
+    snap(0)
 end = time.monotonic() + secs
 srv = socket.socket()
 srv.bind(("127.0.0.1", 0))
@@ -46,3 +77,8 @@ while time.monotonic() < end:
     cli.sendall(msg)
 d.join()
 cli.close()
+if fifo:
+    snap(1)
+    os.kill(pid, signal.SIGINT)
+    for line in fifo:
+        log.write(line)
