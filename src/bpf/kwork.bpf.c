@@ -172,12 +172,16 @@ static __always_inline void emit(__u32 type, __u32 cpu, __u64 id, __u64 raise, _
 	count(KWORK_CNT_COUNTED);
 }
 
-/* top: irq and softirq time goes to the interrupted task, if a target */
-static __always_inline bool top_task(__u64 *tid)
+/* top: irq and softirq time goes to the interrupted task; with a cgroup,
+ * that of the tasks outside it (but the idle task) to KWORK_ID_OTHERS */
+static __always_inline __u64 top_task(void)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	*tid = (__u32)pid_tgid;
-	return !task_filter || target_match(pid_tgid);
+	__u32 tid = (__u32)pid_tgid;
+
+	if (task_filter && tid && !target_match(pid_tgid))
+		return KWORK_ID_OTHERS;
+	return tid;
 }
 
 /* ---- irqs and softirqs: per-CPU slots ---- */
@@ -273,8 +277,8 @@ static __always_inline void on_exit(__u32 class, __u64 id)
 		return;
 	}
 	struct kwork_key k = { .type = class, .cpu = cpu, .id = id };
-	if (view == KWORK_VIEW_TOP && !top_task(&k.id))
-		return;
+	if (view == KWORK_VIEW_TOP)
+		k.id = top_task();
 	account(&k, start, now);
 }
 
@@ -378,10 +382,10 @@ static __always_inline void on_switch(__u32 prev_tid, __u32 next_tid, const char
 		return;
 	__u64 now = bpf_ktime_get_ns();
 	/* prev is the current task: the cgroup test applies to it */
-	if (r->ts && r->tid == prev_tid && (!task_filter || target_match(bpf_get_current_pid_tgid()))) {
-		struct kwork_key k = { .type = KWORK_SCHED, .cpu = cpu, .id = prev_tid };
+	if (r->ts && r->tid == prev_tid) {
+		struct kwork_key k = { .type = KWORK_SCHED, .cpu = cpu, .id = top_task() };
 		account(&k, r->ts, now);
-		if (!bpf_map_lookup_elem(&comms, &prev_tid)) {
+		if (k.id != KWORK_ID_OTHERS && !bpf_map_lookup_elem(&comms, &prev_tid)) {
 			char comm[KWORK_COMM_LEN] = {};
 			bpf_probe_read_kernel_str(comm, sizeof(comm), prev_comm);
 			if (bpf_map_update_elem(&comms, &prev_tid, comm, BPF_NOEXIST) == -E2BIG)

@@ -32,6 +32,10 @@ enum kwork_view {
 #define KWORK_NAME_LEN 32	/* an irq's name (irqaction.name), kept once per irq */
 #define KWORK_COMM_LEN 16
 
+/* top with a cgroup: the id under which the time of the tasks outside it
+ * (and the irq time that interrupted them) is counted, for the CPUs' totals */
+#define KWORK_ID_OTHERS (~0ULL)
+
 /* The aggregation key: id is the irq number, the softirq vector, the work
  * function's address (workqueue), or a tid (sched; irq and softirq in top:
  * the interrupted task). */

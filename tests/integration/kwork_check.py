@@ -11,7 +11,9 @@
 #   ours <= /proc + 2% (3 events of slack) + what the vector's rate in
 #           /proc's window gives in the part of our window outside it
 #           (span_ns - (t.1 - t.0)), 1.5 times (no process starts or
-#           exits there, so the rate holds).
+#           exits there, so the rate holds), + 5: the RCU and timer work of
+#           the attach itself falls between it and the first copy (the 6.1
+#           guest once counted 7 RCU softirqs more than /proc).
 # With "irq", the irqs of one handler in both /proc/interrupts copies too.
 import json, sys
 
@@ -25,7 +27,7 @@ print("window: ours %.3f s, /proc's %.3f s" % (d["span_ns"] / 1e9, inner / 1e9))
 def within(what, want, got, missed):
     rate_slack = want * outside / inner * 1.5
     lo = want - max(0.02 * want, 3) - missed
-    hi = want + max(0.02 * want, 3) + rate_slack
+    hi = want + max(0.02 * want, 3) + rate_slack + 5
     print("%-16s /proc %8d ours %8d (allowed %d..%d)" % (what, want, got, lo, hi))
     return lo <= got <= hi
 

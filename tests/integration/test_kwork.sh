@@ -39,6 +39,7 @@ run_bracketed() {
   wait "$_pid"
   _brc=$?
   cp bpfperf.err "${_o%.json}.err" 2>/dev/null
+  rm -f kw.fifo	# (a kept failure's files are copied: not a fifo)
   [ "$_lrc" = 0 ] && [ "$_brc" = 0 ]
 }
 
@@ -115,6 +116,35 @@ grep -Eq '^%Cpu\(s\): +[0-9.]+% id, +[0-9.]+% hi, +[0-9.]+% si$' tp.txt || { cat
 grep -Eq '^%Cpu[0-9] +\[\|* *[0-9.]+%\]$' tp.txt || { cat tp.txt; fail "top: no per-CPU line"; }
 grep -q '^      PID    %CPU           RUNTIME  COMMAND' tp.txt || { cat tp.txt; fail "top: header"; }
 ok "top: per-CPU shares within 100%, the workload among the tasks, perf's lines"
+
+# -- top -G: a busy loop in a cgroup of its own is the only task listed; the
+# CPUs' time still holds every task (a share, not 100% of the cgroup's)
+CG2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+if [ -n "$CG2" ] && mkdir "$CG2/bpfperf-kwork.$$" 2>/dev/null; then
+  sh -c "echo \$\$ >'$CG2/bpfperf-kwork.$$/cgroup.procs' && exec python3 -c '
+import time
+e = time.time() + 2.5
+while time.time() < e: pass'" &
+  busy=$!
+  sleep 0.5
+  "$BPFPERF" kwork top -G "bpfperf-kwork.$$" --json --duration 1 >g.json 2>g.err
+  grc=$?
+  wait $busy
+  rmdir "$CG2/bpfperf-kwork.$$"
+  [ $grc = 0 ] || { cat g.err; fail "top -G failed"; }
+  python3 - g.json "$busy" <<'PY' || { cat g.json; fail "top -G"; }
+import json, sys
+d, busy = json.load(open(sys.argv[1])), int(sys.argv[2])
+named = [t for t in d["tasks"] if t["tid"] != 0]
+assert [t["tid"] for t in named] == [busy], "tasks listed: %s" % named
+assert named[0]["cpu_pct"] > 5, named	# a busy loop, beside whatever else runs
+# the other tasks' time (bpfperf's own, kernel threads) is in the CPUs' load
+assert sum(c["load_ns"] for c in d["cpus"]) > named[0]["runtime_ns"], d["cpus"]
+PY
+  ok "top -G: only the cgroup's task listed, the CPUs' whole time kept"
+else
+  echo "top -G not checked: no cgroup v2 to make a cgroup in"
+fi
 
 # -- --hist
 "$BPFPERF" kwork report --hist -k softirq --duration 1 >h.txt 2>&1 || { cat h.txt; fail "--hist"; }

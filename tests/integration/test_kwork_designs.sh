@@ -29,6 +29,7 @@ run_bracketed() {
   wait "$_pid"
   _brc=$?
   cp bpfperf.err "${_o%.json}.err" 2>/dev/null
+  rm -f kw.fifo	# (a kept failure's files are copied: not a fifo)
   [ "$_lrc" = 0 ] && [ "$_brc" = 0 ]
 }
 

@@ -255,6 +255,26 @@ static void test_top(void **state)
 	kwork_top_free(&t);
 }
 
+/* top -G: the tasks outside the cgroup are in the CPUs' time, not listed */
+static void test_top_cgroup(void **state)
+{
+	struct kwork_entry e[3] = {
+		entry(KWORK_SCHED, 0, 0, 1, 500, 500, "swapper"),
+		entry(KWORK_SCHED, 0, KWORK_ID_OTHERS, 9, 300, 100, "[other tasks]"),
+		entry(KWORK_SCHED, 0, 7, 1, 200, 200, "in-cgroup"),
+	};
+	struct kwork_result r = { .e = e, .n = 3, .span_ns = 1000 };
+	struct kwork_top t;
+	(void)state;
+	kwork_top_compute(&r, NULL, &t);
+	assert_int_equal(t.cpu[0].total, 1000);
+	assert_int_equal(t.cpu[0].load, 500);
+	assert_int_equal(t.nr_tasks, 2);
+	for (size_t i = 0; i < t.nr_tasks; i++)
+		assert_true(t.tasks[i].key.id != KWORK_ID_OTHERS);
+	kwork_top_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -264,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_print_table),
 		cmocka_unit_test(test_print_timehist),
 		cmocka_unit_test(test_top),
+		cmocka_unit_test(test_top_cgroup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -278,6 +278,8 @@ static const char *name_of(struct kwork *k, uint32_t type, uint64_t id, char *bu
 		char comm[KWORK_COMM_LEN] = "";
 		if (!id)
 			w = "swapper";	/* the idle task, as perf names it */
+		else if (id == KWORK_ID_OTHERS)
+			w = "[other tasks]";
 		else if (!bpf_map_lookup_elem(bpf_map__fd(k->skel->maps.comms), &tid, comm)) {
 			snprintf(what, sizeof(what), "%.*s", KWORK_COMM_LEN, comm);
 			w = what;

@@ -254,7 +254,8 @@ void kwork_top_compute(const struct kwork_result *r, const char *name, struct kw
 			c->load += e.runtime;
 			t->all.load += e.runtime;
 		}
-		if (name && (!e.name || strcmp(e.name, name)))
+		/* the tasks outside the cgroup count in the CPUs' time, unlisted */
+		if (e.key.id == KWORK_ID_OTHERS || (name && (!e.name || strcmp(e.name, name))))
 			continue;
 		/* one line per task (the idle tasks: one per CPU) */
 		size_t j;
