@@ -113,9 +113,16 @@ static __always_inline bool wanted(__u32 class, __u32 *cpu)
 		return false;
 	*cpu = bpf_get_smp_processor_id();
 	if (cpu_filter) {
+		__u32 word = *cpu / 64;
+
 		if (*cpu >= KWORK_MAX_CPUS)
 			return false;
-		if (!((cpu_mask[(*cpu / 64) & (KWORK_MAX_CPUS / 64 - 1)] >> (*cpu % 64)) & 1))
+		/* opaque to the compiler, so that the mask is applied to this
+		 * register: 6.1's verifier does not carry the bound over to a
+		 * copy of it */
+		asm volatile("" : "+r"(word));
+		word &= KWORK_MAX_CPUS / 64 - 1;
+		if (!((cpu_mask[word] >> (*cpu % 64)) & 1))
 			return false;
 	}
 	count(KWORK_CNT_EVENTS);

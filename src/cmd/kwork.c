@@ -175,8 +175,7 @@ static void report_losses(const uint64_t *c, enum kwork_view v)
 		pr_warn("%" PRIu64 " entries without their exit (a second entry came first): not counted",
 			c[KWORK_CNT_OVERWRITE]);
 	pr_info("%" PRIu64 " events, %" PRIu64 " counted; %" PRIu64 " exits without their entry (it came before "
-		"the start)%s", c[KWORK_CNT_EVENTS], c[KWORK_CNT_COUNTED], c[KWORK_CNT_NO_ENTRY],
-		v == KWORK_VIEW_LATENCY || v == KWORK_VIEW_TIMEHIST ? "" : "");
+		"the start)", c[KWORK_CNT_EVENTS], c[KWORK_CNT_COUNTED], c[KWORK_CNT_NO_ENTRY]);
 	if (v == KWORK_VIEW_LATENCY || v == KWORK_VIEW_TIMEHIST)
 		pr_info("%" PRIu64 " entries without their raise (raised before the start), not in the delays",
 			c[KWORK_CNT_NO_RAISE]);
