@@ -55,7 +55,7 @@ done
 ok "a missing pid exits 2"
 
 # A command that does not exist: 127 everywhere, one message.
-for c in "record -o x.data" "stat" "trace" "run $BUILD/examples/tracex4.bpf.o" "latency -T syscall:read"; do
+for c in "record -o x.data" "stat" "trace" "run $BUILD/examples/tracex4.bpf.o" "latency -T syscall:read" "kwork report"; do
   [ "$(rc "$BPFPERF" $c -- no-such-command-xyz)" = 127 ] || { cat "$TMP/err"; fail "$c no command: exit not 127"; }
   grep -q "cannot run 'no-such-command-xyz': No such file or directory" "$TMP/err" || { cat "$TMP/err"; fail "$c no command: message"; }
 done
