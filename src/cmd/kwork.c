@@ -110,6 +110,10 @@ static int parse_args(int argc, char **argv, struct kwork_cli *o)
 	} else if (!(o->class_bits & ~(1U << KWORK_SCHED))) {
 		pr_err("the sched class is shown by 'kwork top' only; give irq, softirq or workqueue to -k");
 		return CLI_USAGE_ERROR;
+	} else if (o->class_bits & (1U << KWORK_SCHED)) {
+		pr_warn("the sched class is shown by 'kwork top' only: left out here (the other classes "
+			"of -k are shown)");
+		o->class_bits &= ~(1U << KWORK_SCHED);
 	}
 	if (o->view == KWORK_VIEW_TIMEHIST && o->sort)
 		return cli_bad_value("--sort", o->sort, "no keys: timehist shows the events in time order");

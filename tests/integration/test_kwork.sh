@@ -160,6 +160,16 @@ assert e and all(x["name"] == "(s)TIMER:1" and x["cpu"] == 0 for x in e), e
 ' n.json || { cat n.json; fail "-n/-C did not select"; }
 ok "-n, -C and -s select and sort"
 
+# -- sched with other classes outside top: said, not silently dropped
+"$BPFPERF" kwork report --json -k softirq,sched --duration 0.5 >ks.json 2>ks.err || { cat ks.err; fail "-k softirq,sched"; }
+grep -q "sched class is shown by 'kwork top' only: left out" ks.err || { cat ks.err; fail "-k softirq,sched: no message"; }
+python3 -c '
+import json, sys
+e = json.load(open(sys.argv[1]))["entries"]
+assert e and all(x["name"].startswith("(s)") for x in e), e
+' ks.json || { cat ks.json; fail "-k softirq,sched: not the softirqs alone"; }
+ok "-k softirq,sched in report: the softirqs, and a message that sched is left out"
+
 # -- perf kwork 6.1 in the same window: its softirq and irq names are ours
 if command -v perf >/dev/null 2>&1 && perf kwork -h 2>&1 | grep -q record; then
   "$BPFPERF" kwork report --json -- perf --buildid-dir "$TMP/bid" kwork record -o pk.data -- sh w.sh 2 \
