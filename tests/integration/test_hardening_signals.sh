@@ -62,7 +62,7 @@ stop_after INT run "$BPFPERF" run "$OBJ" -- sleep 30
 [ $rc = 130 ] || fail "run: exit status $rc after SIGINT (expected 130)"
 grep -q "write_hist" sig.out || fail "run: no map dump after SIGINT"
 ok "SIGINT to run -- sleep 30: ended in $took ms, maps dumped, workload gone"
-for c in "record -o rec.data" "trace" "stat -e cpu-clock" "lock contention" "kwork report"; do
+for c in "record -o rec.data" "trace" "stat -e cpu-clock" "lock contention" "kwork report" "latency -T syscall:getppid"; do
   for sig in TERM INT; do
     # shellcheck disable=SC2086
     stop_after $sig run "$BPFPERF" $c -- sleep 30
@@ -71,7 +71,7 @@ for c in "record -o rec.data" "trace" "stat -e cpu-clock" "lock contention" "kwo
   ok "SIGTERM, SIGINT to $c -- sleep 30: ended within 2 s, workload gone"
 done
 # a signal while loading (before the workload is released): it never runs
-for c in "run $OBJ" "trace" "lock contention" "kwork top" "record -o rec.data" "stat -e cpu-clock"; do
+for c in "run $OBJ" "trace" "lock contention" "kwork top" "latency -T syscall:read" "record -o rec.data" "stat -e cpu-clock"; do
   for d in 0.02 0.1; do
     # shellcheck disable=SC2086
     stop_after TERM $d "$BPFPERF" $c -- sleep 30

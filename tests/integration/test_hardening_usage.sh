@@ -27,7 +27,7 @@ for c in "record -o x.data" "stat"; do
 done
 ok "-p '', -p ',', -t '': usage errors"
 for v in inf 1e11 nan -1 0 1e300 -inf; do
-  for c in "record -o x.data --duration" "lock contention --duration" "kwork report --duration" "run $OBJ --duration" "run $OBJ -I"; do
+  for c in "record -o x.data --duration" "lock contention --duration" "kwork report --duration" "latency -T syscall:read --duration" "latency -T syscall:read -i" "run $OBJ --duration" "run $OBJ -I"; do
     # shellcheck disable=SC2086
     timeout 5 "$BPFPERF" $c "$v" >/dev/null 2>usage.err; rc=$?
     [ $rc = 2 ] || { cat usage.err; fail "$c $v: exit $rc, expected 2 (rejected)"; }
