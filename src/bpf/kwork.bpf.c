@@ -44,6 +44,12 @@ const volatile __u8 task_filter = 0;	/* top: only tasks that target_match() (a c
 /* set by user space (the mmapped .bss) when the window ends: nothing is
  * counted from then on, while the slow detach of the programs goes on */
 volatile __u8 stopped = 0;
+/* top: the window's bounds in bpf_ktime_get_ns() time (CLOCK_MONOTONIC), set
+ * by user space: the start before attaching (the task a CPU runs at its first
+ * switch has run since then), the end with `stopped` (kwork_top_flush counts
+ * the tasks still running then up to it) */
+volatile __u64 window_start = 0;
+volatile __u64 window_end = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -99,11 +105,35 @@ struct {
 	__type(value, __u64);
 } counters SEC(".maps");
 
-static __always_inline void count(__u32 which)
+static __always_inline void count_add(__u32 which, __u64 n)
 {
 	__u64 *c = bpf_map_lookup_elem(&counters, &which);
 	if (c)
-		(*c)++;
+		*c += n;	/* per CPU: no other writer */
+}
+
+static __always_inline void count(__u32 which)
+{
+	count_add(which, 1);
+}
+
+/* Is this CPU observed (-C)? */
+static __always_inline bool cpu_wanted(__u32 cpu)
+{
+	if (cpu_filter) {
+		__u32 word = cpu / 64;
+
+		if (cpu >= KWORK_MAX_CPUS)
+			return false;
+		/* opaque to the compiler, so that the mask is applied to this
+		 * register: 6.1's verifier does not carry the bound over to a
+		 * copy of it */
+		asm volatile("" : "+r"(word));
+		word &= KWORK_MAX_CPUS / 64 - 1;
+		if (!((cpu_mask[word] >> (cpu % 64)) & 1))
+			return false;
+	}
+	return true;
 }
 
 /* Is this class observed on this CPU? (*cpu: the CPU) */
@@ -112,19 +142,8 @@ static __always_inline bool wanted(__u32 class, __u32 *cpu)
 	if (!((classes >> class) & 1) || stopped)
 		return false;
 	*cpu = bpf_get_smp_processor_id();
-	if (cpu_filter) {
-		__u32 word = *cpu / 64;
-
-		if (*cpu >= KWORK_MAX_CPUS)
-			return false;
-		/* opaque to the compiler, so that the mask is applied to this
-		 * register: 6.1's verifier does not carry the bound over to a
-		 * copy of it */
-		asm volatile("" : "+r"(word));
-		word &= KWORK_MAX_CPUS / 64 - 1;
-		if (!((cpu_mask[word] >> (*cpu % 64)) & 1))
-			return false;
-	}
+	if (!cpu_wanted(*cpu))
+		return false;
 	count(KWORK_CNT_EVENTS);
 	return true;
 }
@@ -378,29 +397,82 @@ static __always_inline void on_wq_end(__u64 work)
 
 /* ---- tasks (top) ---- */
 
+/* top: a slice [from, to) of the current task (tid) on this CPU, and its
+ * name, once */
+static __always_inline void top_slice(__u32 cpu, __u32 tid, __u64 from, __u64 to, const char *comm)
+{
+	struct kwork_key k = { .type = KWORK_SCHED, .cpu = cpu, .id = top_task() };
+
+	account(&k, from, to);
+	if (k.id != KWORK_ID_OTHERS && !bpf_map_lookup_elem(&comms, &tid)) {
+		char name[KWORK_COMM_LEN] = {};
+		if (comm)
+			bpf_probe_read_kernel_str(name, sizeof(name), comm);
+		else
+			bpf_get_current_comm(name, sizeof(name));
+		if (bpf_map_update_elem(&comms, &tid, name, BPF_NOEXIST) == -E2BIG)
+			count(KWORK_CNT_NAME_FULL);
+	}
+}
+
 static __always_inline void on_switch(__u32 prev_tid, __u32 next_tid, const char *prev_comm)
 {
-	__u32 cpu, zero = 0;
+	__u32 cpu = bpf_get_smp_processor_id(), zero = 0;
+	__u8 stop = stopped;
 
-	if (view != KWORK_VIEW_TOP || !wanted(KWORK_SCHED, &cpu))
+	/* not wanted(): after the window's end, a switch still closes the
+	 * slice of the task switched out, at the window's end */
+	if (view != KWORK_VIEW_TOP || !((classes >> KWORK_SCHED) & 1) || !cpu_wanted(cpu))
 		return;
 	struct kwork_running *r = bpf_map_lookup_elem(&running, &zero);
 	if (!r)
 		return;
-	__u64 now = bpf_ktime_get_ns();
-	/* prev is the current task: the cgroup test applies to it */
-	if (r->ts && r->tid == prev_tid) {
-		struct kwork_key k = { .type = KWORK_SCHED, .cpu = cpu, .id = top_task() };
-		account(&k, r->ts, now);
-		if (k.id != KWORK_ID_OTHERS && !bpf_map_lookup_elem(&comms, &prev_tid)) {
-			char comm[KWORK_COMM_LEN] = {};
-			bpf_probe_read_kernel_str(comm, sizeof(comm), prev_comm);
-			if (bpf_map_update_elem(&comms, &prev_tid, comm, BPF_NOEXIST) == -E2BIG)
-				count(KWORK_CNT_NAME_FULL);
-		}
+	__u64 now = bpf_ktime_get_ns(), end = stop ? window_end : now;
+	__u64 from = r->ts ? r->ts : window_start;
+	if (!stop)
+		count(KWORK_CNT_EVENTS);
+	/* prev is the current task: the cgroup test applies to it. At the
+	 * CPU's first switch it has run since the window's start. */
+	if (from && from < end && (!r->ts || r->tid == prev_tid)) {
+		top_slice(cpu, prev_tid, from, end, prev_comm);
+	} else if (from && from < end) {
+		/* the switch out of r->tid went unseen: from then on the CPU
+		 * ran tasks unknown up to prev; counted, not guessed */
+		count(KWORK_CNT_SWITCH_UNSEEN);
+		count_add(KWORK_CNT_UNSEEN_NS, end - from);
 	}
-	r->ts = now;
+	r->ts = stop ? (end > from ? end : from) : now;
 	r->tid = next_tid;
+}
+
+/* top, at the window's end: run on each CPU by BPF_PROG_TEST_RUN with
+ * BPF_F_TEST_RUN_ON_CPU, where "current" is the task that CPU is running:
+ * its slice since its switch-in (or the window's start: a CPU that never
+ * switched) up to the window's end. User space runs it after setting
+ * `stopped` and before the detach: a CPU that switched in between had the
+ * slice closed by on_switch, which leaves r->ts at the window's end. */
+SEC("raw_tp")
+int kwork_top_flush(void *ctx)
+{
+	__u32 cpu = bpf_get_smp_processor_id(), zero = 0;
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+
+	if (view != KWORK_VIEW_TOP || !((classes >> KWORK_SCHED) & 1) || !cpu_wanted(cpu))
+		return 0;
+	struct kwork_running *r = bpf_map_lookup_elem(&running, &zero);
+	if (!r)
+		return 0;
+	__u64 from = r->ts ? r->ts : window_start;
+	if (!from || !window_end || from >= window_end)
+		return 0;
+	if (r->ts && r->tid != tid) {
+		count(KWORK_CNT_SWITCH_UNSEEN);	/* as in on_switch */
+		count_add(KWORK_CNT_UNSEEN_NS, window_end - from);
+	} else {
+		top_slice(cpu, tid, from, window_end, NULL);
+	}
+	r->ts = window_end;	/* counted: a second flush adds nothing */
+	return 0;
 }
 
 /* ---- tp_btf design ---- */

@@ -104,6 +104,10 @@ enum kwork_counter {
 	KWORK_CNT_RB_FULL,	/* the ring buffer was full: an event lost (timehist) */
 	KWORK_CNT_BAD_VEC,	/* a softirq vector out of range */
 	KWORK_CNT_NAME_FULL,	/* the irq or task name map was full: shown unnamed */
+	KWORK_CNT_SWITCH_UNSEEN, /* top: a switch out of a task that no sched_switch showed
+				 * (the next one names another task as the one leaving) */
+	KWORK_CNT_UNSEEN_NS,	/* top: the time between such a task's switch-in and the next
+				 * switch seen: whose it was is unknown, not counted */
 	/* filled by user space: the kernel's count of calls of a class's
 	 * programs it skipped because another BPF program was running on the
 	 * CPU (bpf_prog_info.recursion_misses; the largest of the class's

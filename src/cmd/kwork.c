@@ -175,6 +175,10 @@ static void report_losses(const uint64_t *c, enum kwork_view v)
 			pr_warn("up to %" PRIu64 " %s events missed: the kernel skipped them while another BPF "
 				"program ran on the CPU (recursion misses)", c[KWORK_CNT_MISSED_IRQ + i],
 				kwork_class_names[i]);
+	if (c[KWORK_CNT_SWITCH_UNSEEN])
+		pr_warn("%.3f ms of CPU time not counted: the kernel switched tasks %" PRIu64 " times "
+			"without a sched_switch event, so whose time it was is unknown",
+			(double)c[KWORK_CNT_UNSEEN_NS] / 1e6, c[KWORK_CNT_SWITCH_UNSEEN]);
 	if (c[KWORK_CNT_OVERWRITE])
 		pr_warn("%" PRIu64 " entries without their exit (a second entry came first): not counted",
 			c[KWORK_CNT_OVERWRITE]);

@@ -156,6 +156,7 @@ static int load_design(void *ctx, int design)
 		bpf_map__set_max_entries(s->maps.events, (uint32_t)sysconf(_SC_PAGESIZE));
 	if (o->view != KWORK_VIEW_TOP)
 		bpf_map__set_max_entries(s->maps.comms, 1);
+	bpf_program__set_autoload(s->progs.kwork_top_flush, o->view == KWORK_VIEW_TOP);
 	design_progs(s, (enum kwork_design)design, progs, links);
 	design_progs(s, design == KWORK_DESIGN_BTF ? KWORK_DESIGN_TP : KWORK_DESIGN_BTF, other, links);
 	for (int i = 0; i < KWORK_NR_PROGS; i++) {
@@ -251,6 +252,7 @@ int kwork_start(struct kwork *k)
 	design_progs(k->skel, k->design, progs, links);
 	k->attached = true;
 	k->t_start = mono_ns();
+	k->skel->bss->window_start = k->t_start;
 	int err = skel_attach_ordered(progs, links, KWORK_NR_PROGS);
 	if (err)
 		return err;
@@ -316,13 +318,37 @@ int kwork_poll(struct kwork *k, int timeout_ms)
 	return n < 0 ? n : 0;
 }
 
+/* top: the tasks running when the window ended had their last slice
+ * reported by no sched_switch: kwork_top_flush counts it on each CPU, where
+ * it runs as the interrupted task (BPF_PROG_TEST_RUN on that CPU). */
+static void top_flush(struct kwork *k)
+{
+	int fd = bpf_program__fd(k->skel->progs.kwork_top_flush);
+	int n = libbpf_num_possible_cpus();
+	for (int cpu = 0; cpu < n; cpu++) {
+		if (k->o.cpus && (cpu >= k->o.nr_cpus || !k->o.cpus[cpu]))
+			continue;
+		LIBBPF_OPTS(bpf_test_run_opts, ro, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = (uint32_t)cpu);
+		if (bpf_prog_test_run_opts(fd, &ro) < 0 && errno != ENXIO) {
+			/* ENXIO: an offline CPU, which runs nothing */
+			pr_warn("kwork top: the time of the tasks still running at the end is not counted: "
+				"running the BPF program on CPU %d failed (%s; BPF_PROG_TEST_RUN with "
+				"BPF_F_TEST_RUN_ON_CPU needs Linux 5.10)", cpu, log_strerr(-errno));
+			return;
+		}
+	}
+}
+
 void kwork_stop(struct kwork *k)
 {
 	if (!k->attached)
 		return;
 	k->attached = false;
-	k->skel->bss->stopped = 1;	/* the window ends here, not after the detach */
 	k->t_stop = mono_ns();
+	k->skel->bss->window_end = k->t_stop;
+	k->skel->bss->stopped = 1;	/* the window ends here, not after the detach */
+	if (k->o.view == KWORK_VIEW_TOP)
+		top_flush(k);		/* before the detach: see kwork_top_flush */
 	kwork_bpf__detach(k->skel);
 	bpf_wait_for_programs();
 	if (k->rb)
