@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 struct kwork {
@@ -35,13 +34,6 @@ struct kwork {
 	uint64_t t_start, t_stop;	/* CLOCK_MONOTONIC ns */
 	char (*irq_names)[KWORK_NAME_LEN];	/* timehist: read on demand */
 };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 /* ---- loading ----------------------------------------------------------------- */
 
@@ -251,7 +243,7 @@ int kwork_start(struct kwork *k)
 
 	design_progs(k->skel, k->design, progs, links);
 	k->attached = true;
-	k->t_start = mono_ns();
+	k->t_start = now_ns();
 	k->skel->bss->window_start = k->t_start;
 	int err = skel_attach_ordered(progs, links, KWORK_NR_PROGS);
 	if (err)
@@ -344,7 +336,7 @@ void kwork_stop(struct kwork *k)
 	if (!k->attached)
 		return;
 	k->attached = false;
-	k->t_stop = mono_ns();
+	k->t_stop = now_ns();
 	k->skel->bss->window_end = k->t_stop;
 	k->skel->bss->stopped = 1;	/* the window ends here, not after the detach */
 	if (k->o.view == KWORK_VIEW_TOP)

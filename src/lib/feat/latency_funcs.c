@@ -8,6 +8,7 @@
 #include <linux/types.h>
 #include "feat/latency.h"
 #include "log.h"
+#include "skel/kfunc_attach.h"
 #include "skel/skel.h"
 #include "sym/uprobe_target.h"
 #include "syscalls/syscalls.h"
@@ -184,20 +185,6 @@ static int btf_func_names(const char *pattern, struct names *out)
 	return 0;
 }
 
-static bool kernel_func_exists(const char *name)
-{
-	struct btf *vm = btf__load_vmlinux_btf();
-	bool found = vm && btf__find_by_name_kind(vm, name, BTF_KIND_FUNC) > 0;
-	btf__free(vm);
-	if (found)
-		return true;
-	struct names s = { 0 };
-	kallsyms_text(name, &s);	/* no glob characters: an exact match */
-	found = s.n > 0;
-	names_free(&s);
-	return found;
-}
-
 /* The addresses ftrace can hook, sorted: those of the text symbols named
  * in available_filter_functions. The file names one symbol per address, so
  * an alias at the same address (__x64_sys_getppid of __do_sys_getppid) is
@@ -308,7 +295,7 @@ static int resolve_one(const char *spec, struct latency_funcs *f)
 	}
 	if (latency_is_glob(spec))
 		return expand_glob(spec, f);
-	if (!kernel_func_exists(spec)) {
+	if (!kfunc_exists(spec)) {
 		pr_err("unknown function '%s': it is neither in the kernel's BTF nor a text symbol of "
 		       "/proc/kallsyms; for a user function give BINARY:FUNC or PID:FUNC, for a system "
 		       "call syscall:NAME", spec);

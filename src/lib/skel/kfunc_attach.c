@@ -157,6 +157,15 @@ static void set_autoload(const struct kfunc_pair *p, bool on)
 /* Over 80 lines: the choice in its order (the function found, the fentry
  * trial, the kprobe fallback, the message naming what is missing), each
  * step's reason kept for the -v line and the error. */
+bool kfunc_exists(const char *name)
+{
+	struct btf *vm = btf__load_vmlinux_btf();
+	bool found = vm && btf__find_by_name_kind(vm, name, BTF_KIND_FUNC) > 0;
+	btf__free(vm);
+	uint64_t addr = 0;
+	return found || kallsyms_scan(name, &addr, NULL, NULL, 0);
+}
+
 int kfunc_attach_prepare(const struct kfunc_attach_opts *o, struct kfunc_attach *k)
 {
 	memset(k, 0, sizeof(*k));

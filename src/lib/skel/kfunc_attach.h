@@ -64,6 +64,10 @@ struct kfunc_attach {
  * message names what is missing and the kernel options that give it) or
  * another negative errno, each after one message. */
 int kfunc_attach_prepare(const struct kfunc_attach_opts *o, struct kfunc_attach *k);
+/* Whether name is a kernel function: in the kernel's BTF, else a text symbol
+ * of /proc/kallsyms (kfunc_attach_prepare's -ENOENT test, for a command that
+ * checks its names before it opens anything). */
+bool kfunc_exists(const char *name);
 /* Attach the chosen pair of the loaded object: the exit program first, so
  * that no entry seen misses its return. 0 or a negative errno (reported). */
 int kfunc_attach_links(struct kfunc_attach *k);
