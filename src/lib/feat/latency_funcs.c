@@ -206,6 +206,15 @@ static uint64_t *hookable_addrs(size_t *n)
 	return a;
 }
 
+/* qsort_r: indexes into a struct names, by name, then by index */
+static int cmp_ord_name(const void *a, const void *b, void *ctx)
+{
+	const struct names *m = ctx;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(m->v[x], m->v[y]);
+	return c ? c : (x > y) - (x < y);
+}
+
 static int expand_glob(const char *pattern, struct latency_funcs *f)
 {
 	struct names m = { 0 };
@@ -220,12 +229,9 @@ static int expand_glob(const char *pattern, struct latency_funcs *f)
 	size_t *ord = xmalloc((m.n ? m.n : 1) * sizeof(*ord));
 	for (size_t i = 0; i < m.n; i++)
 		ord[i] = i;
-	for (size_t i = 1; i < m.n; i++)	/* insertion sort: matches are few */
-		for (size_t j = i; j > 0 && strcmp(m.v[ord[j - 1]], m.v[ord[j]]) > 0; j--) {
-			size_t t = ord[j];
-			ord[j] = ord[j - 1];
-			ord[j - 1] = t;
-		}
+	/* a glob such as '*' matches every text symbol (100k and more): no
+	 * quadratic sort; ties in kallsyms order, so the first of a name is kept */
+	qsort_r(ord, m.n, sizeof(*ord), cmp_ord_name, &m);
 	size_t kept = 0, total = 0;
 	for (size_t k = 0; k < m.n; k++) {
 		size_t i = ord[k];
