@@ -211,6 +211,11 @@ ok "ftrace latency: the same command"
 cp "$LT" stripped && strip stripped
 # our programs loaded (by name: lat_*), before and after each refused command
 links() { bpftool prog show 2>/dev/null | grep -c ' name lat_' ; }
+# the programs of the cases above are freed by the kernel after their
+# process exits, not at once: wait for them (up to 2 s), so that a count
+# falling under the refused commands is not taken for one of theirs
+i=0
+while [ "$(links)" != 0 ] && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
 before=$(links)
 usage() {  # usage DESCRIPTION PATTERN ARGS...
   desc=$1 pat=$2; shift 2
